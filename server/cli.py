@@ -1,0 +1,190 @@
+"""The ``pokerroom`` command line.
+
+Every subcommand prints text for people or, with ``--json``, one JSON document for
+programs. Bad input exits with status 2 and one line on stderr naming the problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from engine import Card, EngineError, HandValue, compare, equity, evaluate, parse_cards
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Bad input from the command line; the message is the one line shown."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # One line, not argparse's usage block: scripts read stderr.
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _value_json(value: HandValue) -> dict[str, Any]:
+    return {
+        "description": value.describe(),
+        "category": str(value.category),
+        "rank": value.rank,
+        "best_five": [str(c) for c in value.best_five],
+    }
+
+
+def _emit(args: argparse.Namespace, text: str, data: object) -> None:
+    print(json.dumps(data) if args.json else text)
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    value = evaluate(parse_cards(" ".join(args.cards)))
+    text = (
+        f"{value.describe()}\n"
+        f"best five: {' '.join(map(str, value.best_five))}\n"
+        f"category: {value.category}\n"
+        f"rank: {value.rank} of 7462"
+    )
+    _emit(args, text, _value_json(value))
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    a, b = evaluate(parse_cards(args.hand_a)), evaluate(parse_cards(args.hand_b))
+    outcome = compare(a, b)
+    _emit(args, outcome, {"result": outcome, "hand_a": _value_json(a), "hand_b": _value_json(b)})
+    return 0
+
+
+def cmd_showdown(args: argparse.Namespace) -> int:
+    name = "<stdin>" if args.file == "-" else args.file
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {name}: {exc}") from exc
+    tally = {"WIN": 0, "LOSE": 0, "DRAW": 0}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            cards = parse_cards(line)
+            if len(cards) != 10:
+                raise UsageError(f"expected 10 cards, got {len(cards)}")
+            tally[compare(cards[:5], cards[5:])] += 1
+        except (EngineError, UsageError) as exc:
+            raise UsageError(f"{name}: line {number}: {exc}") from exc
+    hands = sum(tally.values())
+    text_out = (
+        f"hands: {hands}\nplayer 1 wins: {tally['WIN']}\n"
+        f"player 2 wins: {tally['LOSE']}\ndraws: {tally['DRAW']}"
+    )
+    data = {
+        "hands": hands,
+        "player1": tally["WIN"],
+        "player2": tally["LOSE"],
+        "draws": tally["DRAW"],
+    }
+    _emit(args, text_out, data)
+    return 0
+
+
+def cmd_equity(args: argparse.Namespace) -> int:
+    if args.samples is not None and args.exact:
+        raise UsageError("--exact and --samples exclude each other")
+    results = equity(
+        [parse_cards(h) for h in args.hands],
+        board=parse_cards(args.board or ""),
+        dead=parse_cards(args.dead or ""),
+        exact=True if args.exact else None,
+        samples=args.samples,
+        seed=args.seed,
+    )
+    first = results[0]
+    how = (
+        f"exact, {first.boards:,} boards"
+        if first.exact
+        else f"Monte Carlo, {first.boards:,} boards"
+        + (f", seed {args.seed}" if args.seed is not None else "")
+    )
+    lines = [f"{'hand':<6} {'win':>8} {'tie':>8} {'equity':>8}   ({how})"]
+    for r in results:
+        hand = "".join(map(str, r.hand))
+        lines.append(f"{hand:<6} {r.win_share:8.3%} {r.tie_share:8.3%} {r.equity:8.3%}")
+    data = {
+        "exact": first.exact,
+        "boards": first.boards,
+        "seed": args.seed,
+        "hands": [
+            {"hand": [str(c) for c in r.hand], "wins": r.wins, "ties": r.ties, "equity": r.equity}
+            for r in results
+        ],
+    }
+    _emit(args, "\n".join(lines), data)
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Deal random six-handed showdowns and show what the evaluator makes of them."""
+    rng = random.Random(args.seed)
+    for number in range(1, args.hands + 1):
+        deck = [Card.from_code(c) for c in rng.sample(range(52), 5 + 2 * 6)]
+        board, holes = deck[:5], [deck[5 + 2 * i : 7 + 2 * i] for i in range(6)]
+        print(f"hand {number}: board {' '.join(map(str, board))}")
+        values = [evaluate(h + board) for h in holes]
+        best = max(values)
+        for seat, (hole, value) in enumerate(zip(holes, values, strict=True), start=1):
+            mark = "  <- wins" if value == best else ""
+            print(f"  seat {seat}: {' '.join(map(str, hole))}  {value}{mark}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="pokerroom", description="pokerroom: a poker server and hand tools")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def add(
+        name: str, func: Callable[[argparse.Namespace], int], help_text: str
+    ) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("--json", action="store_true", help="print one JSON document")
+        p.set_defaults(func=func)
+        return p
+
+    p = add("eval", cmd_eval, "name the best hand among 5 or more cards")
+    p.add_argument("cards", nargs="+", help="cards, e.g. As Ks Qs Js Ts 2c 3d")
+    p = add("compare", cmd_compare, "compare two hands: WIN, LOSE or DRAW for the first")
+    p.add_argument("hand_a", help='first hand, e.g. "2H 2D AH KC 3D"')
+    p.add_argument("hand_b", help="second hand")
+    p = add("showdown", cmd_showdown, "score a file of ten-card lines (Project Euler 54)")
+    p.add_argument("file", help="the file, or - for standard input")
+    p = add("equity", cmd_equity, "win, tie and equity of hold'em hands")
+    p.add_argument("hands", nargs="+", help="two-card hands, e.g. AhKh QsQd")
+    p.add_argument("--board", help="board cards already dealt, e.g. 'Ah 7c 2d'")
+    p.add_argument("--dead", help="cards known to be out of the deck")
+    p.add_argument("--exact", action="store_true", help="enumerate every board")
+    p.add_argument("--samples", type=int, help="Monte Carlo with this many boards")
+    p.add_argument("--seed", type=int, help="seed for Monte Carlo")
+    p = add("demo", cmd_demo, "deal random showdowns and evaluate them")
+    p.add_argument("--hands", type=int, default=5, help="how many hands (default 5)")
+    p.add_argument("--seed", type=int, help="seed for the deal")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.func(args)
+    except (EngineError, UsageError) as exc:
+        print(f"pokerroom {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,156 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server.cli import main
+
+EULER = Path(__file__).parents[3] / "shared" / "data" / "euler54" / "poker.txt"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_eval_prints_name_best_five_and_category(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "eval", "As", "Ks", "Qs", "Js", "Ts", "2c", "3d")
+    assert code == 0
+    assert out.splitlines()[:3] == [
+        "Royal Flush",
+        "best five: As Ks Qs Js Ts",
+        "category: Royal Flush",
+    ]
+
+
+def test_eval_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "eval", "--json", "Kh Kd Ks 5c 5d 2h 3c")
+    assert code == 0
+    assert json.loads(out) == {
+        "description": "Full House, Kings over Fives",
+        "category": "Full House",
+        "rank": 7276,
+        "best_five": ["Ks", "Kh", "Kd", "5d", "5c"],
+    }
+
+
+def test_compare_prints_lose(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "compare", "2H 2D AH KC 3D", "4H 4C JC TC 3H")[:2] == (0, "LOSE\n")
+
+
+def test_compare_json_names_both_hands(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "compare", "--json", "2H 2D AH KC 3D", "4H 4C JC TC 3H")
+    data = json.loads(out)
+    assert data["result"] == "LOSE"
+    assert data["hand_b"]["description"] == "One Pair, Fours, Jack-Ten-Three kickers"
+
+
+def test_showdown_on_project_euler_54_player_one_wins_376(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "showdown", "--json", str(EULER))
+    assert code == 0
+    assert json.loads(out) == {"hands": 1000, "player1": 376, "player2": 624, "draws": 0}
+
+
+def test_showdown_names_the_bad_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "hands.txt"
+    bad.write_text("8C TS KC 9H 4S 7D 2S 5D 3S AC\n\n5C AD 5D AC 9C 7C 5H 8D TD KZ\n")
+    code, out, err = run(capsys, "showdown", str(bad))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1
+    assert f"{bad}: line 3: invalid card 'KZ' at position 10" in err
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("8C TS KC 9H 4S 7D 2S 5D 3S", "expected 10 cards, got 9"),
+        ("8C TS KC 9H 4S 7D 2S 5D 3S 8C", "card '8c' appears more than once"),
+    ],
+)
+def test_showdown_rejects_short_and_repeated_lines(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, line: str, message: str
+) -> None:
+    bad = tmp_path / "hands.txt"
+    bad.write_text(line + "\n")
+    code, _, err = run(capsys, "showdown", str(bad))
+    assert code == 2 and "line 1: " + message in err
+
+
+def test_showdown_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "showdown", str(tmp_path / "nope.txt"))
+    assert code == 2 and "cannot read" in err and "nope.txt" in err
+
+
+def test_equity_exact_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "equity", "--json", "AhKh", "QsQd")
+    data = json.loads(out)
+    assert code == 0 and data["exact"] and data["boards"] == 1_712_304
+    assert [h["wins"] for h in data["hands"]] == [787_966, 917_606]
+
+
+def test_equity_text_with_board_and_seeded_samples(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "equity", "AhKh", "QsQd", "--board", "As 7c 2d", "--samples", "500", "--seed", "3"
+    )
+    assert code == 0
+    assert "Monte Carlo, 500 boards, seed 3" in out
+    assert (
+        run(
+            capsys,
+            "equity",
+            "AhKh",
+            "QsQd",
+            "--board",
+            "As 7c 2d",
+            "--samples",
+            "500",
+            "--seed",
+            "3",
+        )[1]
+        == out
+    )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["eval", "As", "Xs", "Qs", "Js", "Ts"],
+        ["eval", "As", "Ks"],
+        ["compare", "As Ks", "2c 3c 4c 5c 6c"],
+        ["equity", "AhKh"],
+        ["equity", "AhKh", "QsQd", "--exact", "--samples", "10"],
+        ["equity", "AhKh", "QsQd", "--samples", "ten"],
+        ["nonsense"],
+    ],
+)
+def test_bad_input_exits_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    try:
+        code, out, err = run(capsys, *argv)
+    except SystemExit as exc:  # argparse's own errors
+        code, (out, err) = int(str(exc.code)), capsys.readouterr()
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and "error" in err
+
+
+def test_console_script_runs_as_a_process() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "server.cli", "compare", "2H 2D AH KC 3D", "4H 4C JC TC 3H"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (result.returncode, result.stdout) == (0, "LOSE\n")
+
+
+def test_demo_deals_and_names_winners(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "demo", "--hands", "3", "--seed", "1")
+    assert code == 0
+    assert out.count("<- wins") >= 3 and out.count("hand ") == 3

@@ -1,0 +1,47 @@
+"""The engine's public surface is deliberate, and the engine does no I/O."""
+
+import ast
+import sys
+from pathlib import Path
+
+import engine
+
+ENGINE = Path(engine.__file__).parent
+ALLOWED_IMPORTS = {
+    "__future__", "argparse", "array", "collections", "dataclasses", "enum", "functools",
+    "importlib", "itertools", "math", "numpy", "pathlib", "re", "sys", "typing",
+}  # fmt: skip
+
+
+def test_all_names_exist_and_are_sorted() -> None:
+    assert engine.__all__ == sorted(engine.__all__)
+    for name in engine.__all__:
+        assert getattr(engine, name) is not None
+
+
+def test_public_api() -> None:
+    assert set(engine.__all__) == {
+        "Card", "DuplicateCardError", "EngineError", "Equity", "HandCategory", "HandValue",
+        "InvalidCardError", "InvalidHandError", "Outcome", "Rank", "Suit", "compare",
+        "equity", "evaluate", "parse_cards", "rank7", "rank_batch",
+    }  # fmt: skip
+
+
+def test_engine_imports_only_stdlib_and_numpy_without_io() -> None:
+    """Sans-I/O: no asyncio, sockets, clocks, logging or global random in engine/."""
+    for path in ENGINE.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                roots = {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                roots = {node.module.split(".")[0]}
+            else:
+                continue
+            roots.discard("engine")
+            assert roots <= ALLOWED_IMPORTS, f"{path.name} imports {roots - ALLOWED_IMPORTS}"
+
+
+def test_engine_does_not_pull_in_the_server() -> None:
+    assert "server" not in {name.split(".")[0] for name in sys.modules if name.startswith("engine")}
+    assert all(not ENGINE.joinpath(p).exists() for p in ("server", "asyncio"))
