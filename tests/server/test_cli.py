@@ -6,8 +6,9 @@ from pathlib import Path
 import pytest
 
 from server.cli import main
+from tests.conftest import SHARED_DATA
 
-EULER = Path(__file__).parents[3] / "shared" / "data" / "euler54" / "poker.txt"
+EULER = SHARED_DATA / "euler54" / "poker.txt"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
