@@ -50,6 +50,7 @@ __all__ = [
     "HandValue",
     "Outcome",
     "compare",
+    "describe_rank",
     "evaluate",
     "rank7",
     "rank_batch",
@@ -345,3 +346,19 @@ def compare(
     """
     a, b = _as_value(hand_a), _as_value(hand_b)
     return "WIN" if a > b else "LOSE" if a < b else "DRAW"
+
+
+@functools.cache
+def describe_rank(rank: int) -> str:
+    """The name of the hand class with this rank (1..7462), as :meth:`HandValue.describe`.
+
+    >>> describe_rank(7462), describe_rank(1)
+    ('Royal Flush', 'High Card, Seven-Five-Four-Three-Two')
+    """
+    category, ranks = _CLASS_BY_RANK[rank]
+    if category is HandCategory.STRAIGHT_FLUSH and ranks[0] == 12:
+        category = HandCategory.ROYAL_FLUSH
+    return HandValue(rank, category, (), tuple(Rank(r + 2) for r in ranks)).describe()
+
+
+_CLASS_BY_RANK: Final = {rank: c for c, rank in CLASS_RANK.items()}

@@ -1,0 +1,451 @@
+"""One hand of no-limit hold'em, from forced bets to the last chip pushed.
+
+:class:`Hand` is the betting state machine under :class:`engine.table.Table`; it knows
+nothing of seating, buttons across hands or missed blinds. A :class:`HandSetup` says who
+is dealt in, in order from the seat left of the button, with their stacks and forced bets,
+which is also exactly what a PHH hand history records, so replays drive it directly.
+
+Positions are indices into ``HandSetup.seats``; events speak of seats. The rules and their
+sources are in docs/rules.md.
+
+>>> from engine.deck import Deck
+>>> setup = HandSetup(hand_number=1, seats=(1, 2, 0), stacks=(1000, 1000, 1000),
+...                   blinds=(50, 100, 0), small_blind=50, big_blind=100)
+>>> hand = Hand(setup, Deck.from_cards("As Kd Qh Ac Kc Qd 2s 7h 9c Td 3c"))
+>>> _ = hand.start()
+>>> hand.seat_to_act, hand.legal_actions(2).call  # the button acts first, three-handed
+(0, 100)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.actions import Action, ActionMenu, BetOrRaiseTo, CheckOrCall, Fold
+from engine.cards import Card
+from engine.deck import Deck
+from engine.errors import IllegalActionError, InvalidActionError, InvalidConfigError
+from engine.evaluator import describe_rank, rank7
+from engine.events import (
+    ActionTaken,
+    BoardDealt,
+    CardsMucked,
+    CardsShown,
+    Event,
+    ForcedBetPosted,
+    HandEnded,
+    HandStarted,
+    HoleCardsDealt,
+    PotAwarded,
+    Street,
+    UncalledBetReturned,
+)
+from engine.pots import Pot, build_pots, split
+
+__all__ = ["Hand", "HandSetup"]
+
+_BOARD_SIZES = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
+
+
+@dataclass(frozen=True, slots=True)
+class HandSetup:
+    """Who is dealt in and what they must post, position by position.
+
+    ``seats`` run from the first seat left of the button to the button itself (heads-up:
+    the big blind, then the button, who posts the small blind). ``antes`` and
+    ``dead_blinds`` are dead money; ``blinds`` are live and count as the player's bet on
+    the first street (straddles too). Preflop, the first to act is the player after the
+    largest blind. With ``big_blind_ante`` the antes are one player's payment for the
+    table: posted after the blind, so a short big blind pays the blind first, and dead
+    money for the main pot like dead blinds (TDA Rule 34). Otherwise antes count towards
+    each player's share of the pots, as in PHH and pokerkit.
+    """
+
+    hand_number: int
+    seats: tuple[int, ...]
+    stacks: tuple[int, ...]
+    small_blind: int
+    big_blind: int
+    blinds: tuple[int, ...] = ()
+    antes: tuple[int, ...] = ()
+    dead_blinds: tuple[int, ...] = ()
+    button: int | None = None
+    """The button's seat (it may hold nobody under the dead-button rule); by default the
+    last of ``seats``."""
+    big_blind_ante: bool = False
+    fold_when_check_is_free: bool = False
+    min_bet: int = field(default=0)
+    """The smallest bet; the big blind unless set."""
+
+    def __post_init__(self) -> None:
+        n = len(self.seats)
+        if not 2 <= n <= 10 or len(set(self.seats)) != n:
+            raise InvalidConfigError(f"a hand needs 2 to 10 distinct seats, got {self.seats!r}")
+        for name in ("stacks", "blinds", "antes", "dead_blinds"):
+            values = getattr(self, name)
+            if name != "stacks" and not values:
+                object.__setattr__(self, name, (0,) * n)
+                continue
+            if len(values) != n or any(not isinstance(v, int) or v < 0 for v in values):
+                raise InvalidConfigError(f"{name} must be {n} non-negative ints, got {values!r}")
+        if any(s <= 0 for s in self.stacks):
+            raise InvalidConfigError(f"every player dealt in needs chips, got {self.stacks!r}")
+        if self.min_bet == 0:
+            object.__setattr__(self, "min_bet", self.big_blind)
+        if self.button is None:
+            object.__setattr__(self, "button", self.seats[-1])
+
+
+class Hand:
+    """The state of one hand. Call :meth:`start` once, then :meth:`apply` until
+    :attr:`is_over`. Every method either raises and changes nothing, or succeeds."""
+
+    def __init__(self, setup: HandSetup, deck: Deck) -> None:
+        self.setup = setup
+        self.deck = deck
+        n = len(setup.seats)
+        self.n = n
+        self.seats = setup.seats
+        self.position = {seat: i for i, seat in enumerate(setup.seats)}
+        self.stacks = list(setup.stacks)
+        self.bets = [0] * n  # street totals
+        self.totals = [0] * n  # hand totals, antes and dead blinds included
+        self.dead = [0] * n  # the part of totals that is dead money for the main pot
+        self.folded = [False] * n
+        self.all_in = [False] * n
+        # The bet level each player last acted at this street (-1: not yet). A player may
+        # raise again only if the bet has grown by a full raise since (TDA Rule 41).
+        self.acted = [-1] * n
+        self.holes: list[tuple[Card, ...]] = [(deck.cards[i], deck.cards[n + i]) for i in range(n)]
+        self.board: list[Card] = []
+        self.street = Street.PREFLOP
+        self.current_bet = 0
+        self.last_raise = setup.min_bet
+        self.aggressor = -1
+        self.to_act = -1
+        self.is_over = False
+        self.started = False
+        self.shown: set[int] = set()
+        self.log: list[Event] = []
+
+    # -- queries ---------------------------------------------------------------------
+
+    @property
+    def seat_to_act(self) -> int | None:
+        """The seat whose turn it is, or ``None`` once the hand is over."""
+        return self.seats[self.to_act] if self.to_act >= 0 else None
+
+    def legal_actions(self, position: int) -> ActionMenu | None:
+        """The menu for the player at ``position``, or ``None`` if it is not their turn."""
+        if position != self.to_act:
+            return None
+        p = position
+        owed = self.current_bet - self.bets[p]
+        stack = self.stacks[p]
+        call = min(owed, stack)
+        max_to = self.bets[p] + stack
+        reopened = self.acted[p] < 0 or self.current_bet - self.acted[p] >= self.last_raise
+        others = any(not self.folded[q] and not self.all_in[q] for q in range(self.n) if q != p)
+        can_raise = stack > owed and reopened and others
+        min_to = self.current_bet + self.last_raise if self.current_bet else self.setup.min_bet
+        all_in_only = max_to <= min_to
+        if all_in_only:
+            min_to = max_to
+        return ActionMenu(
+            seat=self.seats[p],
+            can_fold=owed > 0 or self.setup.fold_when_check_is_free,
+            can_check=owed <= 0,
+            call=call,
+            call_is_all_in=call > 0 and call == stack,
+            can_raise=can_raise,
+            min_raise_to=min_to if can_raise else 0,
+            max_raise_to=max_to if can_raise else 0,
+            raise_is_all_in_only=can_raise and all_in_only,
+            is_bet=self.current_bet == 0,
+        )
+
+    # -- the flow ----------------------------------------------------------------------
+
+    def start(self) -> list[Event]:
+        """Post the forced bets, deal the hole cards and find the first player to act."""
+        if self.started:
+            raise IllegalActionError("the hand has already started")
+        self.started = True
+        s = self.setup
+        events: list[Event] = [
+            HandStarted(
+                hand_number=s.hand_number,
+                button=s.button if s.button is not None else s.seats[-1],
+                seats=s.seats,
+                stacks=s.stacks,
+                small_blind=s.small_blind,
+                big_blind=s.big_blind,
+                ante=max(s.antes),
+            )
+        ]
+        blind_order = sorted((a, p) for p, a in enumerate(s.blinds) if a)
+        if not s.big_blind_ante:
+            self._post_antes(events)
+        for amount, p in blind_order:
+            if self.all_in[p]:
+                continue
+            kind = (
+                "big_blind"
+                if amount == s.big_blind
+                else "small_blind"
+                if amount == s.small_blind
+                else "straddle"
+                if amount > s.big_blind
+                else "blind"
+            )
+            self._post(events, p, amount, kind, live=True)
+        if s.big_blind_ante:
+            self._post_antes(events)
+        for p, amount in enumerate(s.dead_blinds):
+            if amount and not self.all_in[p]:
+                self._post(events, p, amount, "dead_blind", live=False, dead=True)
+        # Callers owe the full big blind even when the big blind is all-in for less.
+        self.current_bet = max([*self.bets, *(a for a in s.blinds if a <= s.big_blind)])
+        for p in range(self.n):
+            events.append(HoleCardsDealt(seat=self.seats[p], cards=self.holes[p]))
+        last_blind = blind_order[-1][1] if blind_order else self.n - 1
+        self._continue(events, self._next_to_act(last_blind))
+        self.log.extend(events)
+        return events
+
+    def _post_antes(self, events: list[Event]) -> None:
+        for p, amount in enumerate(self.setup.antes):
+            if amount and not self.all_in[p]:
+                self._post(events, p, amount, "ante", live=False, dead=self.setup.big_blind_ante)
+
+    def _post(
+        self, events: list[Event], p: int, amount: int, kind: str, *, live: bool, dead: bool = False
+    ) -> None:
+        paid = min(amount, self.stacks[p])
+        self.stacks[p] -= paid
+        self.totals[p] += paid
+        if dead:
+            self.dead[p] += paid
+        if live:
+            self.bets[p] += paid
+        self.all_in[p] = self.stacks[p] == 0
+        events.append(
+            ForcedBetPosted(
+                seat=self.seats[p],
+                kind=kind,
+                increment=paid,
+                street_total=self.bets[p],
+                hand_total=self.totals[p],
+                stack=self.stacks[p],
+                all_in=self.all_in[p],
+            )
+        )
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one player action; raise and change nothing if the menu does not allow it."""
+        if not isinstance(action, Fold | CheckOrCall | BetOrRaiseTo):
+            raise InvalidActionError(f"not an action: {action!r}")
+        if self.is_over or not self.started:
+            raise IllegalActionError("no hand is in progress")
+        p = self.position.get(action.seat, -1)
+        if p < 0:
+            raise IllegalActionError(f"seat {action.seat} is not in this hand")
+        if p != self.to_act:
+            raise IllegalActionError(
+                f"it is seat {self.seats[self.to_act]}'s turn, not seat {action.seat}'s"
+            )
+        menu = self.legal_actions(p)
+        assert menu is not None
+        events: list[Event] = []
+        if isinstance(action, Fold):
+            if not menu.can_fold:
+                raise IllegalActionError(f"seat {action.seat} cannot fold: checking is free")
+            self.folded[p] = True
+            self.acted[p] = self.current_bet
+            self._record(events, p, "fold", 0)
+        elif isinstance(action, CheckOrCall):
+            self._pay(p, menu.call)
+            self.acted[p] = self.current_bet
+            self._record(events, p, "call" if menu.call else "check", menu.call)
+        else:
+            if not menu.can_raise:
+                raise IllegalActionError(f"seat {action.seat} cannot bet or raise now")
+            if not menu.min_raise_to <= action.amount <= menu.max_raise_to:
+                what = "bet" if menu.is_bet else "raise"
+                raise IllegalActionError(
+                    f"{what} to {action.amount} is outside {menu.min_raise_to}..{menu.max_raise_to}"
+                )
+            increment = action.amount - self.bets[p]
+            size = action.amount - self.current_bet
+            # Only a full bet or raise sets the new minimum and reopens the betting.
+            self.last_raise = max(size, self.last_raise)
+            self.current_bet = action.amount
+            self._pay(p, increment)
+            self.acted[p] = self.current_bet
+            self.aggressor = p
+            self._record(events, p, "bet" if menu.is_bet else "raise", increment)
+        self._continue(events, self._next_to_act(p))
+        self.log.extend(events)
+        return events
+
+    def _pay(self, p: int, amount: int) -> None:
+        self.stacks[p] -= amount
+        self.bets[p] += amount
+        self.totals[p] += amount
+        if self.stacks[p] == 0:
+            self.all_in[p] = True
+
+    def _record(self, events: list[Event], p: int, kind: str, increment: int) -> None:
+        events.append(
+            ActionTaken(
+                seat=self.seats[p],
+                street=self.street,
+                kind=kind,
+                increment=increment,
+                street_total=self.bets[p],
+                hand_total=self.totals[p],
+                stack=self.stacks[p],
+                all_in=self.all_in[p] and kind != "fold",
+            )
+        )
+
+    def _next_to_act(self, after: int) -> int:
+        """The next position after ``after`` (clockwise, ``after`` itself last) that must
+        act, or -1 when the betting round is complete."""
+        n = self.n
+        folded, all_in, acted, bets = self.folded, self.all_in, self.acted, self.bets
+        able = [q for q in range(n) if not folded[q] and not all_in[q]]
+        if len(able) == 1 and bets[able[0]] >= self.current_bet:
+            return -1  # nobody is left to bet against
+        for step in range(1, n + 1):
+            q = (after + step) % n
+            if not folded[q] and not all_in[q] and (acted[q] < 0 or bets[q] < self.current_bet):
+                return q
+        return -1
+
+    def _continue(self, events: list[Event], nxt: int) -> None:
+        """Move on after forced bets or an action: next player, next street, or the end."""
+        live = [q for q in range(self.n) if not self.folded[q]]
+        if len(live) == 1:
+            self.to_act = -1
+            self._return_uncalled(events)
+            self._award_uncontested(events, live[0])
+            return
+        if nxt >= 0:
+            self.to_act = nxt
+            return
+        self._return_uncalled(events)
+        while self.street < Street.RIVER:
+            self._deal_street(events)
+            nxt = self._next_to_act(self.n - 1)
+            if nxt >= 0:
+                self.to_act = nxt
+                return
+        self.to_act = -1
+        self._showdown(events, live)
+
+    def _deal_street(self, events: list[Event]) -> None:
+        self.street = Street(self.street + 1)
+        start = 2 * self.n + len(self.board)
+        new = self.deck.cards[start : start + _BOARD_SIZES[self.street]]
+        self.board.extend(new)
+        self.bets = [0] * self.n
+        self.acted = [-1] * self.n
+        self.current_bet = 0
+        self.last_raise = self.setup.min_bet
+        self.aggressor = -1
+        events.append(BoardDealt(street=self.street, cards=tuple(new), board=tuple(self.board)))
+
+    def _return_uncalled(self, events: list[Event]) -> None:
+        top = max(range(self.n), key=self.bets.__getitem__)
+        second = max((b for q, b in enumerate(self.bets) if q != top), default=0)
+        excess = self.bets[top] - second
+        if excess > 0:
+            self.bets[top] -= excess
+            self.totals[top] -= excess
+            self.stacks[top] += excess
+            self.all_in[top] = self.stacks[top] == 0
+            events.append(
+                UncalledBetReturned(seat=self.seats[top], amount=excess, stack=self.stacks[top])
+            )
+
+    def _award_uncontested(self, events: list[Event], winner: int) -> None:
+        amount = sum(self.totals)
+        self.stacks[winner] += amount
+        events.append(
+            PotAwarded(
+                pot=0,
+                amount=amount,
+                eligible=(self.seats[winner],),
+                shares=((self.seats[winner], amount),),
+                description="",
+            )
+        )
+        self._end(events)
+
+    def _showdown(self, events: list[Event], live: Sequence[int]) -> None:
+        """Show or muck in order (TDA Rules 16 and 18), then award each pot."""
+        codes = [c.code for c in self.board]
+        ranks = {p: rank7(self.holes[p][0].code, self.holes[p][1].code, *codes) for p in live}
+        first = self.aggressor if self.aggressor >= 0 else live[0]
+        order = sorted(live, key=lambda p: (p - first) % self.n)
+        everyone_shows = any(self.all_in[p] for p in live)
+        best = 0
+        shown = self.shown
+        for p in order:
+            if everyone_shows or ranks[p] >= best:
+                best = max(best, ranks[p])
+                shown.add(p)
+                events.append(
+                    CardsShown(
+                        seat=self.seats[p],
+                        cards=self.holes[p],
+                        rank=ranks[p],
+                        description=describe_rank(ranks[p]),
+                    )
+                )
+            else:
+                events.append(CardsMucked(seat=self.seats[p]))
+        for index, pot in enumerate(self.pots()):
+            contenders = [p for p in pot.eligible if p in shown]
+            top = max(ranks[p] for p in contenders)
+            winners = [
+                p for p in contenders if ranks[p] == top
+            ]  # position order: left of button first
+            shares = split(pot.amount, winners)
+            for p, share in shares:
+                self.stacks[p] += share
+            events.append(
+                PotAwarded(
+                    pot=index,
+                    amount=pot.amount,
+                    eligible=tuple(self.seats[p] for p in pot.eligible),
+                    shares=tuple((self.seats[p], share) for p, share in shares),
+                    description=describe_rank(top),
+                )
+            )
+        self._end(events)
+
+    def pots(self) -> list[Pot]:
+        """The main pot and side pots as they stand, chips bet this street included.
+
+        Dead money (a big-blind ante, dead blinds) goes to the main pot.
+        """
+        live = [self.totals[p] - self.dead[p] for p in range(self.n)]
+        pots = build_pots(live, [not f for f in self.folded])
+        dead = sum(self.dead)
+        if dead and pots:
+            pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
+        return pots
+
+    def _end(self, events: list[Event]) -> None:
+        self.is_over = True
+        self.to_act = -1
+        events.append(
+            HandEnded(
+                hand_number=self.setup.hand_number,
+                stacks=tuple(zip(self.seats, self.stacks, strict=True)),
+                board=tuple(self.board),
+            )
+        )

@@ -1,0 +1,364 @@
+"""A poker table across hands: seats, the button and blinds, sitting out, and one hand at a
+time through :class:`engine.hand.Hand`.
+
+Actions in, events out: every method that changes the table returns the events it made,
+and raises (changing nothing) when the rules say no. The rules and their sources are in
+docs/rules.md.
+
+>>> import random
+>>> from engine.deck import Deck
+>>> table = Table(TableConfig(small_blind=50, big_blind=100, seats=6))
+>>> for seat in (0, 2, 4):
+...     _ = table.sit_down(seat, 10_000)
+>>> events = table.start_hand(Deck.shuffled(random.Random(1)))
+>>> table.to_act, table.legal_actions(0).call
+(0, 100)
+>>> _ = table.apply(Fold(seat=0)); _ = table.apply(Fold(seat=2))
+>>> table.hand_in_progress, table.stack(4)
+(False, 10050)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.actions import Action, ActionMenu, BetOrRaiseTo, CheckOrCall, Fold
+from engine.cards import Card
+from engine.deck import Deck
+from engine.errors import IllegalActionError, SeatingError
+from engine.events import (
+    Event,
+    PlayerSat,
+    PlayerSatIn,
+    PlayerSatOut,
+    PlayerStood,
+    Street,
+)
+from engine.hand import Hand, HandSetup
+from engine.rules import AnteKind, ButtonRule, TableConfig
+
+__all__ = ["BetOrRaiseTo", "CheckOrCall", "Fold", "SeatView", "Table", "TableView"]
+
+
+@dataclass(slots=True)
+class _Seat:
+    stack: int
+    sitting_out: bool = False
+    waiting_for_big_blind: bool = False
+    owes_blinds: bool = False  # missed a big blind while sitting out
+    will_post: bool = False  # pays its way in next hand instead of waiting
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat as a viewer may see it. ``cards`` are the hole cards if the viewer may see
+    them (their own, or shown at showdown), else ``None``; ``has_cards`` says whether the
+    player holds cards at all."""
+
+    seat: int
+    stack: int
+    in_hand: bool
+    folded: bool
+    all_in: bool
+    street_total: int
+    hand_total: int
+    sitting_out: bool
+    waiting_for_big_blind: bool
+    has_cards: bool
+    cards: tuple[Card, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """What one viewer (a seat, or ``None`` for a spectator) may know about the table.
+
+    ``pots`` are the main pot then side pots, counting chips bet this street too.
+    ``legal`` is the viewer's menu when it is their turn.
+    """
+
+    viewer: int | None
+    config: TableConfig
+    hand_number: int
+    hand_in_progress: bool
+    street: Street | None
+    board: tuple[Card, ...]
+    pots: tuple[int, ...]
+    button: int | None
+    to_act: int | None
+    seats: tuple[SeatView, ...]
+    legal: ActionMenu | None
+
+
+class Table:
+    """A table of ``config.seats`` seats (numbered from 0) playing one hand at a time."""
+
+    def __init__(self, config: TableConfig) -> None:
+        self.config = config
+        self._seats: dict[int, _Seat] = {}
+        self.hand: Hand | None = None
+        self.hand_number = 0
+        self.button: int | None = None
+        self._last_big_blind: int | None = None
+        self._last_small_blind: int | None = None
+
+    # -- seating -----------------------------------------------------------------------
+
+    @property
+    def hand_in_progress(self) -> bool:
+        """Whether a hand has started and not ended."""
+        return self.hand is not None and not self.hand.is_over
+
+    def occupied(self) -> list[int]:
+        """Taken seats, in order."""
+        return sorted(self._seats)
+
+    def stack(self, seat: int) -> int:
+        """The chips in front of ``seat`` (outside any pot)."""
+        if self.hand_in_progress and self.hand is not None and seat in self.hand.position:
+            return self.hand.stacks[self.hand.position[seat]]
+        return self._player(seat).stack
+
+    def _player(self, seat: int) -> _Seat:
+        if seat not in self._seats:
+            raise SeatingError(f"seat {seat!r} is empty")
+        return self._seats[seat]
+
+    def _in_current_hand(self, seat: int) -> bool:
+        return self.hand_in_progress and self.hand is not None and seat in self.hand.position
+
+    def sit_down(self, seat: int, stack: int, *, wait_for_big_blind: bool = True) -> list[Event]:
+        """Take an empty seat with a buy-in. A newcomer waits for the big blind to reach
+        them, or with ``wait_for_big_blind=False`` posts a big blind to play next hand."""
+        if not isinstance(seat, int) or not 0 <= seat < self.config.seats:
+            raise SeatingError(
+                f"seat {seat!r} does not exist; seats are 0..{self.config.seats - 1}"
+            )
+        if seat in self._seats:
+            raise SeatingError(f"seat {seat} is taken")
+        if not isinstance(stack, int) or isinstance(stack, bool):
+            raise SeatingError(f"a buy-in must be an int, got {stack!r}")
+        if not self.config.min_buy_in <= stack <= self.config.max_buy_in:
+            raise SeatingError(
+                f"a buy-in of {stack} is outside {self.config.min_buy_in}..{self.config.max_buy_in}"
+            )
+        # Before the first hand there is no big blind to wait for: everyone plays.
+        waits = wait_for_big_blind and self._last_big_blind is not None
+        self._seats[seat] = _Seat(stack, waiting_for_big_blind=waits, will_post=not waits)
+        return [PlayerSat(seat=seat, stack=stack, waiting_for_big_blind=waits)]
+
+    def stand_up(self, seat: int) -> list[Event]:
+        """Leave the table with your chips; not while in a hand that is being played."""
+        player = self._player(seat)
+        if self._in_current_hand(seat):
+            raise SeatingError(f"seat {seat} is in a hand; stand up when it ends")
+        del self._seats[seat]
+        return [PlayerStood(seat=seat, stack=player.stack, reason="left")]
+
+    def sit_out(self, seat: int) -> list[Event]:
+        """Stay seated but stop being dealt in, from the next hand."""
+        player = self._player(seat)
+        if player.sitting_out:
+            raise SeatingError(f"seat {seat} is already sitting out")
+        player.sitting_out = True
+        player.will_post = False
+        return [PlayerSatOut(seat=seat)]
+
+    def sit_in(self, seat: int, *, post: bool = False) -> list[Event]:
+        """Come back after sitting out. A player who missed the big blind either posts the
+        missed blinds now (``post=True``: big blind live, small blind dead) or waits for
+        the big blind."""
+        player = self._player(seat)
+        if not player.sitting_out:
+            raise SeatingError(f"seat {seat} is not sitting out")
+        player.sitting_out = False
+        waits = player.owes_blinds and not post
+        player.waiting_for_big_blind = waits
+        player.will_post = player.owes_blinds and post
+        return [PlayerSatIn(seat=seat, waiting_for_big_blind=waits)]
+
+    # -- hands -------------------------------------------------------------------------
+
+    def start_hand(self, deck: Deck) -> list[Event]:
+        """Deal the next hand from ``deck``: move the button, post blinds, deal."""
+        if self.hand_in_progress:
+            raise IllegalActionError("a hand is already in progress")
+        setup = self._next_setup()
+        hand = Hand(setup, deck)
+        events = hand.start()
+        self.hand = hand
+        self.hand_number = setup.hand_number
+        for seat in setup.seats:
+            player = self._seats[seat]
+            player.waiting_for_big_blind = player.owes_blinds = player.will_post = False
+        if hand.is_over:
+            events += self._finish()
+        return events
+
+    def _next_setup(self) -> HandSetup:
+        cfg = self.config
+        eligible = [
+            s
+            for s in sorted(self._seats)
+            if self._seats[s].stack > 0 and not self._seats[s].sitting_out
+        ]
+        playing = [s for s in eligible if not self._seats[s].waiting_for_big_blind]
+        if self._last_big_blind is None:
+            dealt = eligible
+            if len(dealt) < 2:
+                raise IllegalActionError(f"a hand needs 2 players ready, got {len(dealt)}")
+            button = dealt[0]
+            small, big = (dealt[0], dealt[1]) if len(dealt) == 2 else (dealt[1], dealt[2])
+            small_blind_seat: int | None = small
+        else:
+            next_big = self._next_clockwise(self._last_big_blind, eligible)
+            if next_big is None:
+                raise IllegalActionError("a hand needs 2 players ready, got 0")
+            big = next_big
+            self._mark_missed_blinds(self._last_big_blind, big)
+            dealt = sorted(set(playing) | {big})
+            if len(dealt) < 2:
+                raise IllegalActionError(f"a hand needs 2 players ready, got {len(dealt)}")
+            if len(dealt) == 2:  # heads-up: the button posts the small blind (TDA Rule 35)
+                small_blind_seat = button = next(s for s in dealt if s != big)
+            elif cfg.button_rule is ButtonRule.DEAD:
+                last_big, last_small = self._last_big_blind, self._last_small_blind
+                small_blind_seat = last_big if last_big in dealt and last_big != big else None
+                button = last_small if last_small is not None else self._previous(big, dealt, 2)
+            else:
+                small_blind_seat = self._previous(big, dealt, 1)
+                button = self._previous(big, dealt, 2)
+        order = sorted(dealt, key=lambda s: (s - button - 1) % cfg.seats)
+        n = len(order)
+        blinds = [0] * n
+        dead = [0] * n
+        antes = [0] * n
+        for i, seat in enumerate(order):
+            player = self._seats[seat]
+            if seat == big:
+                blinds[i] = cfg.big_blind
+            elif seat == small_blind_seat:
+                blinds[i] = cfg.small_blind
+            elif player.will_post and self._last_big_blind is not None:
+                blinds[i] = cfg.big_blind
+                if player.owes_blinds:
+                    dead[i] = cfg.small_blind
+            big_blind_ante = cfg.ante_kind is AnteKind.BIG_BLIND and seat == big
+            if cfg.ante_kind is AnteKind.PER_PLAYER or big_blind_ante:
+                antes[i] = cfg.ante
+        self._last_big_blind = big
+        self._last_small_blind = small_blind_seat
+        self.button = button
+        return HandSetup(
+            hand_number=self.hand_number + 1,
+            seats=tuple(order),
+            stacks=tuple(self._seats[s].stack for s in order),
+            small_blind=cfg.small_blind,
+            big_blind=cfg.big_blind,
+            blinds=tuple(blinds),
+            antes=tuple(antes),
+            dead_blinds=tuple(dead),
+            button=button,
+            big_blind_ante=cfg.ante_kind is AnteKind.BIG_BLIND,
+            fold_when_check_is_free=cfg.fold_when_check_is_free,
+        )
+
+    def _next_clockwise(self, after: int, candidates: list[int]) -> int | None:
+        for step in range(1, self.config.seats + 1):
+            seat = (after + step) % self.config.seats
+            if seat in candidates:
+                return seat
+        return None
+
+    def _previous(self, seat: int, dealt: list[int], steps: int) -> int:
+        i = dealt.index(seat)
+        return dealt[(i - steps) % len(dealt)]
+
+    def _mark_missed_blinds(self, last_big: int, big: int) -> None:
+        """Players sitting out whom the big blind passed over owe the blinds on return."""
+        step = 1
+        while (seat := (last_big + step) % self.config.seats) != big:
+            player = self._seats.get(seat)
+            if player is not None and player.sitting_out:
+                player.owes_blinds = True
+            step += 1
+
+    def legal_actions(self, seat: int) -> ActionMenu | None:
+        """Exactly what ``seat`` may do now, or ``None`` if it is not their turn."""
+        if not self.hand_in_progress or self.hand is None or seat not in self.hand.position:
+            return None
+        return self.hand.legal_actions(self.hand.position[seat])
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose turn it is, or ``None``."""
+        return self.hand.seat_to_act if self.hand_in_progress and self.hand else None
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a player's action; raise :class:`IllegalActionError` (changing nothing)
+        for anything :meth:`legal_actions` does not allow."""
+        if self.hand is None or not self.hand_in_progress:
+            raise IllegalActionError("no hand is in progress")
+        events = self.hand.apply(action)
+        if self.hand.is_over:
+            events += self._finish()
+        return events
+
+    def _finish(self) -> list[Event]:
+        """Settle stacks after a hand; busted players leave their seats."""
+        assert self.hand is not None
+        events: list[Event] = []
+        for seat, stack in zip(self.hand.seats, self.hand.stacks, strict=True):
+            self._seats[seat].stack = stack
+            if stack == 0:
+                del self._seats[seat]
+                events.append(PlayerStood(seat=seat, stack=0, reason="busted"))
+        self.hand.log.extend(events)
+        return events
+
+    # -- views -------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> TableView:
+        """What ``seat`` may see: its own hole cards, and others' only once shown."""
+        hand = self.hand
+        live = hand is not None and not hand.is_over
+        views = []
+        for s in sorted(self._seats):
+            player = self._seats[s]
+            p = hand.position.get(s, -1) if hand is not None else -1
+            in_hand = p >= 0
+            visible = in_hand and hand is not None and (s == seat or p in hand.shown)
+            views.append(
+                SeatView(
+                    seat=s,
+                    stack=hand.stacks[p] if in_hand and hand is not None and live else player.stack,
+                    in_hand=in_hand,
+                    folded=in_hand and hand is not None and hand.folded[p],
+                    all_in=in_hand and hand is not None and hand.all_in[p],
+                    street_total=hand.bets[p] if in_hand and hand is not None and live else 0,
+                    hand_total=hand.totals[p] if in_hand and hand is not None else 0,
+                    sitting_out=player.sitting_out,
+                    waiting_for_big_blind=player.waiting_for_big_blind,
+                    has_cards=in_hand and hand is not None and not hand.folded[p],
+                    cards=hand.holes[p] if visible and hand is not None else None,
+                )
+            )
+        pots: tuple[int, ...] = ()
+        if hand is not None and live:
+            pots = tuple(p.amount for p in hand.pots())
+        return TableView(
+            viewer=seat,
+            config=self.config,
+            hand_number=self.hand_number,
+            hand_in_progress=live,
+            street=hand.street if hand is not None else None,
+            board=tuple(hand.board) if hand is not None else (),
+            pots=pots,
+            button=self.button,
+            to_act=self.to_act,
+            seats=tuple(views),
+            legal=self.legal_actions(seat) if seat is not None else None,
+        )
+
+    def public_view(self) -> TableView:
+        """What a spectator may see: no hole card that was not shown."""
+        return self.view(None)
