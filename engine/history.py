@@ -1,0 +1,500 @@
+"""Hand histories in PHH (the Poker Hand History format, phh.readthedocs.io), and replay.
+
+A PHH file is TOML: the game (``variant``, ``antes``, ``blinds_or_straddles``,
+``min_bet``, ``starting_stacks``) and ``actions`` such as ``"d dh p1 AcKd"`` (hole cards
+dealt), ``"d db 7h8s9c"`` (board), ``"p3 cbr 300"`` (bet or raise to 300 on this street),
+``"p2 cc"`` (check or call), ``"p1 f"`` (fold) and ``"p1 sm AcKd"`` / ``"p1 sm"`` (show or
+muck). Players are ``p1`` (first left of the button, the small blind) to ``pN`` (the
+button); heads-up, ``p1`` is the big blind and ``p2`` the button, whose blinds and antes
+PHH lists in the order small, big, like pokerkit. A ``.phhs`` file holds several hands as
+tables ``[1]``, ``[2]``, ...
+
+>>> text = '''
+... variant = "NT"
+... antes = [0, 0, 0]
+... blinds_or_straddles = [5, 10, 0]
+... min_bet = 10
+... starting_stacks = [100, 100, 100]
+... actions = ["d dh p1 AcAd", "d dh p2 KcKd", "d dh p3 2c7d", "p3 f", "p1 cbr 30", "p2 f"]
+... finishing_stacks = [110, 90, 100]
+... '''
+>>> check(load(text)).status
+'match'
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Literal
+
+from engine.actions import Action, BetOrRaiseTo, CheckOrCall, Fold
+from engine.cards import Card, parse_cards
+from engine.deck import Deck
+from engine.errors import EngineError, HistoryError
+from engine.events import (
+    ActionTaken,
+    BoardDealt,
+    CardsMucked,
+    CardsShown,
+    Event,
+    HoleCardsDealt,
+)
+from engine.hand import Hand, HandSetup
+
+__all__ = [
+    "HandHistory",
+    "ReplayResult",
+    "check",
+    "dump",
+    "dump_all",
+    "from_hand",
+    "load",
+    "load_all",
+    "replay",
+]
+
+Number = int | Decimal
+Status = Literal["match", "differ", "unsupported", "error"]
+
+# Fields in the order PHH and pokerkit write them; anything else is kept as it came.
+_KNOWN = (
+    "variant",
+    "ante_trimming_status",
+    "antes",
+    "blinds_or_straddles",
+    "min_bet",
+    "starting_stacks",
+    "actions",
+)
+
+
+@dataclass
+class HandHistory:
+    """One hand as PHH records it. Amounts are ints, or Decimals where the file has
+    fractions (e.g. dollars and cents); ``fields`` keeps every other field in order."""
+
+    variant: str
+    antes: list[Number]
+    blinds_or_straddles: list[Number]
+    min_bet: Number
+    starting_stacks: list[Number]
+    actions: list[str]
+    ante_trimming_status: bool = False
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def finishing_stacks(self) -> list[Number] | None:
+        """The recorded result, if the file has one."""
+        value = self.fields.get("finishing_stacks")
+        return list(value) if value is not None else None
+
+
+def _from_table(table: dict[str, Any]) -> HandHistory:
+    try:
+        return HandHistory(
+            variant=str(table["variant"]),
+            antes=list(table.get("antes", [0] * len(table["starting_stacks"]))),
+            blinds_or_straddles=list(table.get("blinds_or_straddles", [])),
+            min_bet=table.get("min_bet", 0),
+            starting_stacks=list(table["starting_stacks"]),
+            actions=[str(a) for a in table["actions"]],
+            ante_trimming_status=bool(table.get("ante_trimming_status", False)),
+            fields={k: v for k, v in table.items() if k not in _KNOWN},
+        )
+    except KeyError as exc:
+        raise HistoryError(f"missing field {exc.args[0]!r}") from None
+    except TypeError as exc:
+        raise HistoryError(f"malformed hand: {exc}") from None
+
+
+def _parse_toml(text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as exc:
+        raise HistoryError(f"not valid PHH (TOML): {exc}") from None
+
+
+def load(text: str) -> HandHistory:
+    """Read one hand from the text of a ``.phh`` file."""
+    return _from_table(_parse_toml(text))
+
+
+def load_all(text: str) -> list[HandHistory]:
+    """Read every hand of a ``.phhs`` file, in order."""
+    tables = _parse_toml(text)
+    hands = []
+    for key, value in tables.items():
+        if not isinstance(value, dict):
+            raise HistoryError(f"a .phhs file holds tables [1], [2], ...; found {key!r}")
+        try:
+            hands.append(_from_table(value))
+        except HistoryError as exc:
+            raise HistoryError(f"hand [{key}]: {exc}") from None
+    return hands
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | Decimal):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a valid TOML basic string
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
+    return json.dumps(str(value))
+
+
+def _toml_key(key: str) -> str:
+    return key if key.replace("_", "").replace("-", "").isalnum() else json.dumps(key)
+
+
+def dump(history: HandHistory) -> str:
+    """The hand as the text of a ``.phh`` file."""
+    lines = [
+        f"variant = {_toml_value(history.variant)}",
+        f"ante_trimming_status = {_toml_value(history.ante_trimming_status)}",
+        f"antes = {_toml_value(history.antes)}",
+        f"blinds_or_straddles = {_toml_value(history.blinds_or_straddles)}",
+        f"min_bet = {_toml_value(history.min_bet)}",
+        f"starting_stacks = {_toml_value(history.starting_stacks)}",
+        "actions = [",
+        *(f"  {_toml_value(a)}," for a in history.actions),
+        "]",
+    ]
+    lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in history.fields.items()]
+    return "\n".join(lines) + "\n"
+
+
+def dump_all(histories: Iterable[HandHistory]) -> str:
+    """Several hands as the text of a ``.phhs`` file."""
+    return "\n".join(f"[{i}]\n{dump(h)}" for i, h in enumerate(histories, start=1))
+
+
+# -- replay ------------------------------------------------------------------------------
+
+
+@dataclass
+class _Game:
+    """A PHH hand turned into our engine's terms: int chips and explicit positions."""
+
+    scale: int
+    setup: HandSetup
+    deck: Deck
+    actions: list[tuple[int, str, str]]  # (line number, actor, rest), dealing kept
+
+
+def _scale_of(values: Iterable[Number]) -> int:
+    """The power of ten that turns every amount into an int chip count."""
+    places = 0
+    for v in values:
+        if isinstance(v, Decimal):
+            exponent = v.normalize().as_tuple().exponent
+            places = max(places, -exponent if isinstance(exponent, int) else 0)
+    return int(10**places)
+
+
+def _to_chips(value: Number, scale: int) -> int:
+    chips = Decimal(value) * scale
+    if chips != chips.to_integral_value():
+        raise HistoryError(f"amount {value} is finer than the hand's smallest unit")
+    return int(chips)
+
+
+def _split_action(action: str) -> list[str]:
+    return action.split("#", 1)[0].split()
+
+
+def _prepare(history: HandHistory) -> _Game:
+    if history.variant != "NT":
+        raise _Unsupported(f"variant {history.variant!r} is not no-limit Texas hold'em")
+    n = len(history.starting_stacks)
+    if not 2 <= n <= 10:
+        raise HistoryError(f"{n} players; a hand has 2 to 10")
+    for name in ("antes", "blinds_or_straddles"):
+        if len(getattr(history, name)) != n:
+            raise HistoryError(f"{name} has {len(getattr(history, name))} entries for {n} players")
+    parsed = [(i, _split_action(a)) for i, a in enumerate(history.actions, start=1)]
+    parsed = [(i, words) for i, words in parsed if words]
+    amounts: list[Number] = [
+        *history.antes,
+        *history.blinds_or_straddles,
+        history.min_bet,
+        *history.starting_stacks,
+    ]
+    amounts += [Decimal(w[2]) for _, w in parsed if len(w) == 3 and w[1] == "cbr"]
+    scale = _scale_of(amounts)
+    antes = [_to_chips(a, scale) for a in history.antes]
+    blinds = [_to_chips(b, scale) for b in history.blinds_or_straddles]
+    if n == 2:  # heads-up: p1 is the big blind; PHH lists the small blind first
+        antes.reverse()
+        blinds.reverse()
+    nonzero_antes = {a for a in antes if a}
+    big_blind_ante = bool(nonzero_antes) and any(a == 0 for a in antes)
+    live = sorted(b for b in blinds if b)
+    min_bet = _to_chips(history.min_bet, scale) or (live[-1] if live else 1)
+
+    holes: list[list[Card | None]] = [[None, None] for _ in range(n)]
+    board: list[Card] = []
+    actions: list[tuple[int, str, str]] = []
+    for line, words in parsed:
+        if words[0] == "d" and len(words) >= 3 and words[1] == "dh":
+            player = _player_index(words[2], n, line)
+            text = words[3] if len(words) > 3 else "????"
+            cards = _parse_dealt(text, line)
+            if len(cards) != 2:
+                raise _Unsupported(f"action {line}: {len(cards)} hole cards; hold'em deals 2")
+            holes[player] = cards
+        elif words[0] == "d" and len(words) == 3 and words[1] == "db":
+            dealt = _parse_dealt(words[2], line)
+            if any(c is None for c in dealt):
+                raise HistoryError(f"action {line}: unknown board cards")
+            board += [c for c in dealt if c is not None]
+        actions.append((line, words[0], " ".join(words[1:])))
+    known = [c for hole in holes for c in hole if c is not None] + board
+    if len(set(known)) != len(known):
+        raise HistoryError("a card is dealt twice")
+    spare = iter(c for c in Deck.from_cards(()).cards if c not in set(known))
+    # Unknown hole cards ("????") are never shown, so any unused card can stand in.
+    filled = [[c if c is not None else next(spare) for c in hole] for hole in holes]
+    order = [hole[0] for hole in filled] + [hole[1] for hole in filled] + board
+    setup = HandSetup(
+        hand_number=int(history.fields.get("hand", 1) or 1),
+        seats=tuple(range(n)),
+        stacks=tuple(_to_chips(s, scale) for s in history.starting_stacks),
+        small_blind=live[0] if live else 0,
+        big_blind=min_bet,
+        blinds=tuple(blinds),
+        antes=tuple(antes),
+        big_blind_ante=big_blind_ante,
+        min_bet=min_bet,
+    )
+    return _Game(scale, setup, Deck.from_cards(order), actions)
+
+
+class _Unsupported(HistoryError):
+    """Something outside what our engine plays (another variant, ...)."""
+
+
+def _player_index(word: str, n: int, line: int) -> int:
+    if not (word.startswith("p") and word[1:].isdigit() and 1 <= int(word[1:]) <= n):
+        raise HistoryError(f"action {line}: {word!r} is not a player p1..p{n}")
+    return int(word[1:]) - 1
+
+
+def _parse_dealt(text: str, line: int) -> list[Card | None]:
+    cards: list[Card | None] = []
+    for i in range(0, len(text), 2):
+        token = text[i : i + 2]
+        if token == "??":
+            cards.append(None)
+        else:
+            try:
+                cards.append(parse_cards(token)[0])
+            except EngineError as exc:
+                raise HistoryError(f"action {line}: {exc}") from None
+    return cards
+
+
+def _to_action(actor: str, rest: str, line: int, n: int, scale: int) -> Action | None:
+    """Our action for a PHH player action, or None for show/muck (our showdown is
+    automatic; what was shown is checked against the hand instead)."""
+    seat = _player_index(actor, n, line)
+    words = rest.split()
+    match words:
+        case ["f"]:
+            return Fold(seat)
+        case ["cc"]:
+            return CheckOrCall(seat)
+        case ["cbr", amount]:
+            try:
+                return BetOrRaiseTo(seat, _to_chips(Decimal(amount), scale))
+            except ArithmeticError:
+                raise HistoryError(f"action {line}: bad amount {amount!r}") from None
+        case ["sm", *_]:
+            return None
+        case _:
+            raise _Unsupported(f"action {line}: {actor} {rest!r} is not a hold'em action")
+
+
+@dataclass
+class Replay:
+    """A hand history played through our engine."""
+
+    hand: Hand
+    events: list[Event]
+    scale: int
+    repairs: list[str]
+    """Actions the file left out and the replay supplied (see :func:`replay`)."""
+
+    @property
+    def final_stacks(self) -> list[Number]:
+        """Final stacks in the file's units and player order."""
+        return [_from_chips(s, self.scale) for s in self.hand.stacks]
+
+
+def _from_chips(chips: int, scale: int) -> Number:
+    return chips if scale == 1 else Decimal(chips) / scale
+
+
+def replay(history: HandHistory) -> Replay:
+    """Play the hand through :class:`engine.hand.Hand`, checking each dealt board card.
+
+    Raises :class:`HistoryError` when the history breaks our rules or does not finish.
+    """
+    game = _prepare(history)
+    hand = Hand(game.setup, game.deck)
+    events = hand.start()
+    n = len(game.setup.seats)
+    board_seen = 0
+    repairs: list[str] = []
+    for line, actor, rest in game.actions:
+        if actor == "d":
+            if rest.startswith("db"):
+                # Our engine deals a street as soon as betting ends: by the time the file
+                # deals it, we must have too, or the betting ended somewhere else.
+                board_seen += len(rest.split()[1]) // 2
+                if len(hand.board) < board_seen:
+                    raise HistoryError(f"action {line}: board dealt while betting is open")
+            continue
+        action = _to_action(actor, rest, line, n, game.scale)
+        if action is None:
+            continue
+        if hand.is_over:
+            raise HistoryError(f"action {line}: {actor} {rest!r} comes after the hand ended")
+        try:
+            events += _repair(hand, action.seat, repairs)
+            events += hand.apply(action)
+        except EngineError as exc:
+            raise HistoryError(f"action {line}: {actor} {rest!r}: {exc}") from None
+    if not hand.is_over:
+        raise HistoryError("the actions end before the hand does")
+    return Replay(hand, events, game.scale, repairs)
+
+
+def _repair(hand: Hand, seat: int, repairs: list[str]) -> list[Event]:
+    """Hand-annotated histories (the WSOP ones) leave out players who did nothing visible.
+
+    As pokerkit does, a player skipped over checks if that is free and folds otherwise.
+    """
+    events: list[Event] = []
+    while (actor := hand.seat_to_act) is not None and actor != seat and seat in hand.position:
+        menu = hand.legal_actions(hand.position[actor])
+        assert menu is not None
+        filler: Action = CheckOrCall(actor) if menu.can_check else Fold(actor)
+        repairs.append(f"p{actor + 1} {'cc' if menu.can_check else 'f'}")
+        events += hand.apply(filler)
+    return events
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    """How a replay compared with the recorded ``finishing_stacks``."""
+
+    status: Status
+    ours: list[Number] | None
+    recorded: list[Number] | None
+    message: str
+
+
+def check(history: HandHistory) -> ReplayResult:
+    """Replay ``history`` and compare our final stacks with its ``finishing_stacks``.
+
+    A recorded split of an odd chip as ``x.5`` each matches when our odd-chip rule gave
+    the chip to the first of those winners left of the button (docs/rules.md).
+    """
+    recorded = history.finishing_stacks
+    try:
+        result = replay(history)
+    except _Unsupported as exc:
+        return ReplayResult("unsupported", None, recorded, str(exc))
+    except HistoryError as exc:
+        return ReplayResult("error", None, recorded, str(exc))
+    ours = result.final_stacks
+    note = f"supplied missing actions: {', '.join(result.repairs)}" if result.repairs else ""
+    if recorded is None:
+        return ReplayResult("unsupported", ours, None, "no finishing_stacks recorded")
+    if len(recorded) != len(ours):
+        return ReplayResult("error", ours, recorded, "finishing_stacks has the wrong length")
+    if all(Decimal(a) == Decimal(b) for a, b in zip(ours, recorded, strict=True)):
+        return ReplayResult("match", ours, recorded, note)
+    if _odd_chip_split(ours, recorded):
+        odd = "odd chip to the first winner left of the button"
+        return ReplayResult("match", ours, recorded, "; ".join(filter(None, [odd, note])))
+    return ReplayResult(
+        "differ", ours, recorded, "; ".join(filter(None, ["final stacks differ", note]))
+    )
+
+
+def _odd_chip_split(ours: Sequence[Number], recorded: Sequence[Number]) -> bool:
+    """Whether ``recorded`` splits odd chips in halves that ours gives, one chip each, to
+    the earliest of those players (p1 is first left of the button)."""
+    halves = [i for i, r in enumerate(recorded) if Decimal(r) % 1 == Decimal("0.5")]
+    if not halves or sum(map(Decimal, ours)) != sum(map(Decimal, recorded)):
+        return False
+    for i, (a, r) in enumerate(zip(ours, recorded, strict=True)):
+        if i not in halves and Decimal(a) != Decimal(r):
+            return False
+    up = [i for i in halves if Decimal(ours[i]) == Decimal(recorded[i]) + Decimal("0.5")]
+    down = [i for i in halves if Decimal(ours[i]) == Decimal(recorded[i]) - Decimal("0.5")]
+    return len(up) + len(down) == len(halves) and len(up) == len(down) and max(up) < min(down)
+
+
+# -- writing our hands -----------------------------------------------------------------
+
+
+def from_hand(hand: Hand, players: Sequence[str] | None = None) -> HandHistory:
+    """The PHH record of a hand our engine played (finished or not)."""
+    setup = hand.setup
+    n = len(setup.seats)
+    antes, blinds = list(setup.antes), list(setup.blinds)
+    if n == 2:
+        antes.reverse()
+        blinds.reverse()
+    if any(setup.dead_blinds):
+        # PHH has no dead blinds; they are dead money like antes.
+        antes = [a + d for a, d in zip(antes, setup.dead_blinds, strict=True)]
+    player = {seat: f"p{i + 1}" for i, seat in enumerate(setup.seats)}
+    actions: list[str] = []
+    for event in hand.log:
+        if isinstance(event, HoleCardsDealt):
+            actions.append(
+                f"d dh {player[event.seat]} {_cards(hand.holes[hand.position[event.seat]])}"
+            )
+        elif isinstance(event, ActionTaken):
+            word = {"fold": "f", "check": "cc", "call": "cc"}.get(
+                event.kind, f"cbr {event.street_total}"
+            )
+            actions.append(f"{player[event.seat]} {word}")
+        elif isinstance(event, BoardDealt):
+            actions.append(f"d db {_cards(event.cards)}")
+        elif isinstance(event, CardsShown):
+            actions.append(f"{player[event.seat]} sm {_cards(event.cards)}")
+        elif isinstance(event, CardsMucked):
+            actions.append(f"{player[event.seat]} sm")
+    fields: dict[str, Any] = {"hand": setup.hand_number, "seats": [s + 1 for s in setup.seats]}
+    if players is not None:
+        fields["players"] = list(players)
+    if hand.is_over:
+        fields["finishing_stacks"] = list(hand.stacks)
+    return HandHistory(
+        variant="NT",
+        antes=list(antes),
+        blinds_or_straddles=list(blinds),
+        min_bet=setup.min_bet,
+        starting_stacks=list(setup.stacks),
+        actions=actions,
+        fields=fields,
+    )
+
+
+def _cards(cards: Iterable[Card]) -> str:
+    return "".join(str(c) for c in cards)
