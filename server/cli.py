@@ -9,12 +9,14 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, NoReturn
 
-from engine import Card, EngineError, HandValue, compare, equity, evaluate, parse_cards
+from engine import Card, EngineError, HandValue, compare, equity, evaluate, history, parse_cards
 
 EXIT_USAGE = 2
 
@@ -128,6 +130,70 @@ def cmd_equity(args: argparse.Namespace) -> int:
     return 0
 
 
+def _json_number(value: object) -> object:
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
+
+
+def _phh_files(paths: Sequence[str]) -> list[Path]:
+    files: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            found = [p for p in path.rglob("*") if p.suffix in (".phh", ".phhs") and p.is_file()]
+            files += sorted(
+                found,
+                key=lambda p: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(p))],
+            )
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise UsageError(f"no such file or folder: {name}")
+    return files
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay PHH files through the engine and compare with the recorded final stacks."""
+    counts = dict.fromkeys(("match", "differ", "unsupported", "error"), 0)
+    for path in _phh_files(args.paths):
+        try:
+            text = path.read_text(encoding="utf-8")
+            hands = history.load_all(text) if path.suffix == ".phhs" else [history.load(text)]
+            results = [history.check(h) for h in hands]
+        except (OSError, UnicodeDecodeError, EngineError) as exc:
+            results = [history.ReplayResult("error", None, None, f"cannot read: {exc}")]
+        for index, result in enumerate(results, start=1 if path.suffix == ".phhs" else 0):
+            counts[result.status] += 1
+            if args.json:
+                print(
+                    json.dumps(
+                        {
+                            "file": str(path),
+                            "index": index,
+                            "status": result.status,
+                            "ours": None
+                            if result.ours is None
+                            else [_json_number(v) for v in result.ours],
+                            "recorded": None
+                            if result.recorded is None
+                            else [_json_number(v) for v in result.recorded],
+                            "message": result.message,
+                        }
+                    )
+                )
+            elif result.status != "match" or args.verbose:
+                where = f"{path}[{index}]" if path.suffix == ".phhs" else str(path)
+                print(
+                    f"{where}: {result.status}" + (f": {result.message}" if result.message else "")
+                )
+    if args.json:
+        print(json.dumps({"summary": counts}))
+    else:
+        print(", ".join(f"{n} {status}" for status, n in counts.items()))
+    return 1 if counts["differ"] or counts["error"] else 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     """Deal random six-handed showdowns and show what the evaluator makes of them."""
     rng = random.Random(args.seed)
@@ -169,6 +235,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exact", action="store_true", help="enumerate every board")
     p.add_argument("--samples", type=int, help="Monte Carlo with this many boards")
     p.add_argument("--seed", type=int, help="seed for Monte Carlo")
+    p = add("replay", cmd_replay, "replay PHH hand histories and check their final stacks")
+    p.add_argument("paths", nargs="+", help=".phh or .phhs files, or folders of them")
+    p.add_argument("-v", "--verbose", action="store_true", help="list matching hands too")
     p = add("demo", cmd_demo, "deal random showdowns and evaluate them")
     p.add_argument("--hands", type=int, default=5, help="how many hands (default 5)")
     p.add_argument("--seed", type=int, help="seed for the deal")
@@ -183,6 +252,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (EngineError, UsageError) as exc:
         print(f"pokerroom {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # e.g. piped into head: the reader has what it wanted
+        sys.stderr.close()
+        return 0
     return result
 
 
