@@ -427,16 +427,25 @@ class Hand:
             )
         self._end(events)
 
-    def pots(self) -> list[Pot]:
-        """The main pot and side pots as they stand, chips bet this street included.
+    def pots(self, *, this_street: bool = True) -> list[Pot]:
+        """The main pot and side pots as they stand.
 
+        With ``this_street=False`` the chips bet on the current street are left out, as
+        they are still in front of the players; that is what a table shows mid-street.
         Dead money (a big-blind ante, dead blinds) goes to the main pot.
         """
-        live = [self.totals[p] - self.dead[p] for p in range(self.n)]
-        pots = build_pots(live, [not f for f in self.folded])
+        live = [
+            self.totals[p] - self.dead[p] - (0 if this_street else self.bets[p])
+            for p in range(self.n)
+        ]
+        in_hand = [not f for f in self.folded]
+        pots = build_pots(live, in_hand)
         dead = sum(self.dead)
-        if dead and pots:
-            pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
+        if dead:
+            if pots:
+                pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
+            else:
+                pots = [Pot(dead, tuple(p for p in range(self.n) if in_hand[p]))]
         return pots
 
     def _end(self, events: list[Event]) -> None:

@@ -30,7 +30,7 @@ def build_pots(contributions: Sequence[int], live: Sequence[bool]) -> list[Pot]:
     up to what they put in. Chips above the highest live total (only possible from players
     who folded) go to the last pot. Pots with the same eligible players are merged.
     """
-    levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive})
+    levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive and c > 0})
     pots: list[Pot] = []
     previous = 0
     for level in levels:

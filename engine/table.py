@@ -72,7 +72,8 @@ class SeatView:
 class TableView:
     """What one viewer (a seat, or ``None`` for a spectator) may know about the table.
 
-    ``pots`` are the main pot then side pots, counting chips bet this street too.
+    ``pots`` are the main pot then side pots from streets already played; chips bet this
+    street are each seat's ``street_total``.
     ``legal`` is the viewer's menu when it is their turn.
     """
 
@@ -344,7 +345,7 @@ class Table:
             )
         pots: tuple[int, ...] = ()
         if hand is not None and live:
-            pots = tuple(p.amount for p in hand.pots())
+            pots = tuple(p.amount for p in hand.pots(this_street=False))
         return TableView(
             viewer=seat,
             config=self.config,
