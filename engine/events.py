@@ -121,12 +121,11 @@ class UncalledBetReturned:
 
 @dataclass(frozen=True, slots=True)
 class CardsShown:
-    """A player's hole cards shown at showdown, with the hand they make."""
+    """A player's hole cards, tabled at showdown; when players are all in, before the rest
+    of the board is dealt (so no hand value yet: that would tell the cards to come)."""
 
     seat: int
     cards: tuple[Card, ...]
-    rank: int
-    description: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,14 +140,15 @@ class PotAwarded:
     """A pot (0 is the main pot, then side pots in order) goes to its winners.
 
     ``shares`` pairs each winner with what they get; odd chips go to the first winners
-    left of the button. ``description`` names the winning hand, or is empty when
-    everybody else folded.
+    left of the button. ``rank`` (on :func:`engine.evaluator.rank7`'s scale) and
+    ``description`` name the winning hand; they are 0 and empty when everybody else folded.
     """
 
     pot: int
     amount: int
     eligible: tuple[int, ...]
     shares: tuple[tuple[int, int], ...]
+    rank: int
     description: str
 
 

@@ -146,7 +146,13 @@ class Hand:
         call = min(owed, stack)
         max_to = self.bets[p] + stack
         reopened = self.acted[p] < 0 or self.current_bet - self.acted[p] >= self.last_raise
-        others = any(not self.folded[q] and not self.all_in[q] for q in range(self.n) if q != p)
+        # A raise needs someone who could call more than the current bet; otherwise it
+        # would only come back as uncalled (docs/rules.md W7).
+        others = any(
+            not self.folded[q] and self.bets[q] + self.stacks[q] > self.current_bet
+            for q in range(self.n)
+            if q != p
+        )
         can_raise = stack > owed and reopened and others
         min_to = self.current_bet + self.last_raise if self.current_bet else self.setup.min_bet
         all_in_only = max_to <= min_to
@@ -337,6 +343,10 @@ class Hand:
             return
         self._return_uncalled(events)
         while self.street < Street.RIVER:
+            if not self.shown and sum(not self.all_in[p] for p in live) <= 1:
+                # All in and the betting is over: every hand is tabled before the board is
+                # run out (TDA Rule 16).
+                self._table(events, live, self._first_to_show(live))
             self._deal_street(events)
             nxt = self._next_to_act(self.n - 1)
             if nxt >= 0:
@@ -379,40 +389,50 @@ class Hand:
                 amount=amount,
                 eligible=(self.seats[winner],),
                 shares=((self.seats[winner], amount),),
+                rank=0,
                 description="",
             )
         )
         self._end(events)
 
-    def _showdown(self, events: list[Event], live: Sequence[int]) -> None:
-        """Show or muck in order (TDA Rules 16 and 18), then award each pot."""
-        codes = [c.code for c in self.board]
-        ranks = {p: rank7(self.holes[p][0].code, self.holes[p][1].code, *codes) for p in live}
-        first = self.aggressor if self.aggressor >= 0 else live[0]
+    def _first_to_show(self, live: Sequence[int]) -> int:
+        """The last player to bet or raise on the final betting round, else the first
+        player left of the button (TDA Rule 17-A)."""
+        return self.aggressor if self.aggressor >= 0 else live[0]
+
+    def _table(self, events: list[Event], live: Sequence[int], first: int) -> None:
+        """Show hands in order from ``first``. With anyone all in every hand is shown (TDA
+        Rule 16); otherwise a hand that cannot at least tie the best shown so far is mucked
+        unseen (TDA Rules 13, 14, 17-B)."""
         order = sorted(live, key=lambda p: (p - first) % self.n)
-        everyone_shows = any(self.all_in[p] for p in live)
-        best = 0
-        shown = self.shown
+        if any(self.all_in[p] for p in live):
+            shown = order
+        else:
+            codes = [c.code for c in self.board]
+            best, shown = 0, []
+            for p in order:
+                rank = rank7(self.holes[p][0].code, self.holes[p][1].code, *codes)
+                if rank >= best:
+                    best = rank
+                    shown.append(p)
         for p in order:
-            if everyone_shows or ranks[p] >= best:
-                best = max(best, ranks[p])
-                shown.add(p)
-                events.append(
-                    CardsShown(
-                        seat=self.seats[p],
-                        cards=self.holes[p],
-                        rank=ranks[p],
-                        description=describe_rank(ranks[p]),
-                    )
-                )
+            if p in shown:
+                self.shown.add(p)
+                events.append(CardsShown(seat=self.seats[p], cards=self.holes[p]))
             else:
                 events.append(CardsMucked(seat=self.seats[p]))
+
+    def _showdown(self, events: list[Event], live: Sequence[int]) -> None:
+        """Table the hands if that has not happened yet, then split each pot among the
+        best hands shown."""
+        if not self.shown:
+            self._table(events, live, self._first_to_show(live))
+        codes = [c.code for c in self.board]
+        ranks = {p: rank7(self.holes[p][0].code, self.holes[p][1].code, *codes) for p in self.shown}
         for index, pot in enumerate(self.pots()):
-            contenders = [p for p in pot.eligible if p in shown]
-            top = max(ranks[p] for p in contenders)
-            winners = [
-                p for p in contenders if ranks[p] == top
-            ]  # position order: left of button first
+            top = max(ranks[p] for p in pot.eligible if p in ranks)
+            # pot.eligible runs from the first seat left of the button, as odd chips do.
+            winners = [p for p in pot.eligible if ranks.get(p) == top]
             shares = split(pot.amount, winners)
             for p, share in shares:
                 self.stacks[p] += share
@@ -422,6 +442,7 @@ class Hand:
                     amount=pot.amount,
                     eligible=tuple(self.seats[p] for p in pot.eligible),
                     shares=tuple((self.seats[p], share) for p, share in shares),
+                    rank=top,
                     description=describe_rank(top),
                 )
             )

