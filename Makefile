@@ -37,6 +37,7 @@ $(VENV)/.installed-bench: $(STAMP) requirements/bench.txt
 bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/evaluator.py
 	$(BIN)/python bench/all7.py
+	$(BIN)/python bench/engine.py
 
 # Re-pin every dependency (needs uv: pip install uv).
 lock:

@@ -46,6 +46,9 @@ from engine.pots import Pot, build_pots, split
 __all__ = ["Hand", "HandSetup"]
 
 _BOARD_SIZES = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
+_ACTIONS = frozenset((Fold, CheckOrCall, BetOrRaiseTo))
+# Event kind of a live blind by (is the big blind amount, is the small blind amount).
+_BLIND_KINDS = {(True, False): "big_blind", (True, True): "big_blind", (False, True): "small_blind"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,14 +85,14 @@ class HandSetup:
         n = len(self.seats)
         if not 2 <= n <= 10 or len(set(self.seats)) != n:
             raise InvalidConfigError(f"a hand needs 2 to 10 distinct seats, got {self.seats!r}")
+        for name in ("blinds", "antes", "dead_blinds"):
+            if not getattr(self, name):
+                object.__setattr__(self, name, (0,) * n)
         for name in ("stacks", "blinds", "antes", "dead_blinds"):
             values = getattr(self, name)
-            if name != "stacks" and not values:
-                object.__setattr__(self, name, (0,) * n)
-                continue
-            if len(values) != n or any(not isinstance(v, int) or v < 0 for v in values):
+            if len(values) != n or set(map(type, values)) != {int} or min(values) < 0:
                 raise InvalidConfigError(f"{name} must be {n} non-negative ints, got {values!r}")
-        if any(s <= 0 for s in self.stacks):
+        if 0 in self.stacks:
             raise InvalidConfigError(f"every player dealt in needs chips, got {self.stacks!r}")
         if self.min_bet == 0:
             object.__setattr__(self, "min_bet", self.big_blind)
@@ -113,6 +116,7 @@ class Hand:
         self.totals = [0] * n  # hand totals, antes and dead blinds included
         self.dead = [0] * n  # the part of totals that is dead money for the main pot
         self.folded = [False] * n
+        self.live = n  # players who have not folded
         self.all_in = [False] * n
         # The bet level each player last acted at this street (-1: not yet). A player may
         # raise again only if the bet has grown by a full raise since (TDA Rule 41).
@@ -128,6 +132,11 @@ class Hand:
         self.started = False
         self.shown: set[int] = set()
         self.log: list[Event] = []
+        self._actions_applied = 0
+        self._options_cache: tuple[tuple[int, int], tuple[int, int, bool, int, int, bool]] = (
+            (-1, -1),
+            (0, 0, False, 0, 0, False),
+        )
 
     # -- queries ---------------------------------------------------------------------
 
@@ -140,36 +149,57 @@ class Hand:
         """The menu for the player at ``position``, or ``None`` if it is not their turn."""
         if position != self.to_act:
             return None
-        p = position
-        owed = self.current_bet - self.bets[p]
-        stack = self.stacks[p]
-        call = min(owed, stack)
-        max_to = self.bets[p] + stack
-        reopened = self.acted[p] < 0 or self.current_bet - self.acted[p] >= self.last_raise
-        # A raise needs someone who could call more than the current bet; otherwise it
-        # would only come back as uncalled (docs/rules.md W7).
-        others = any(
-            not self.folded[q] and self.bets[q] + self.stacks[q] > self.current_bet
-            for q in range(self.n)
-            if q != p
-        )
-        can_raise = stack > owed and reopened and others
-        min_to = self.current_bet + self.last_raise if self.current_bet else self.setup.min_bet
-        all_in_only = max_to <= min_to
-        if all_in_only:
-            min_to = max_to
+        owed, call, can_raise, min_to, max_to, all_in_only = self._options(position)
+        # Positional for speed (a menu per decision), in ActionMenu's field order: seat,
+        # can_fold, can_check, call, call_is_all_in, can_raise, min_raise_to,
+        # max_raise_to, raise_is_all_in_only, is_bet.
         return ActionMenu(
-            seat=self.seats[p],
-            can_fold=owed > 0 or self.setup.fold_when_check_is_free,
-            can_check=owed <= 0,
-            call=call,
-            call_is_all_in=call > 0 and call == stack,
-            can_raise=can_raise,
-            min_raise_to=min_to if can_raise else 0,
-            max_raise_to=max_to if can_raise else 0,
-            raise_is_all_in_only=can_raise and all_in_only,
-            is_bet=self.current_bet == 0,
+            self.seats[position],
+            owed > 0 or self.setup.fold_when_check_is_free,
+            owed <= 0,
+            call,
+            call > 0 and call == self.stacks[position],
+            can_raise,
+            min_to if can_raise else 0,
+            max_to if can_raise else 0,
+            can_raise and all_in_only,
+            self.current_bet == 0,
         )
+
+    def _options(self, p: int) -> tuple[int, int, bool, int, int, bool]:
+        """(owed, call, can_raise, min_to, max_to, all_in_only) for position ``p``: the one
+        computation behind both :meth:`legal_actions` and :meth:`apply`. Cached until the
+        next action, since a player usually asks for the menu and then acts on it."""
+        if self._options_cache[0] == (self._actions_applied, p):
+            return self._options_cache[1]
+        current, bets, stacks, folded = self.current_bet, self.bets, self.stacks, self.folded
+        stack = stacks[p]
+        owed = current - bets[p]
+        max_to = bets[p] + stack
+        min_to = current + self.last_raise if current else self.setup.min_bet
+        # Reopened: not acted yet, or the bet grew by a full raise since (TDA 47-A).
+        can_raise = stack > owed and (
+            self.acted[p] < 0 or current - self.acted[p] >= self.last_raise
+        )
+        if can_raise:
+            # Someone must be able to call more than the current bet; otherwise a raise
+            # would only come back as uncalled (docs/rules.md W7).
+            can_raise = False
+            for q in range(self.n):
+                if q != p and not folded[q] and bets[q] + stacks[q] > current:
+                    can_raise = True
+                    break
+        all_in_only = max_to <= min_to
+        options = (
+            owed,
+            min(owed, stack),
+            can_raise,
+            max_to if all_in_only else min_to,
+            max_to,
+            all_in_only,
+        )
+        self._options_cache = ((self._actions_applied, p), options)
+        return options
 
     # -- the flow ----------------------------------------------------------------------
 
@@ -190,31 +220,36 @@ class Hand:
                 ante=max(s.antes),
             )
         ]
-        blind_order = sorted((a, p) for p, a in enumerate(s.blinds) if a)
-        if not s.big_blind_ante:
+        blind_order = sorted([(a, p) for p, a in enumerate(s.blinds) if a])
+        if not s.big_blind_ante and any(s.antes):
             self._post_antes(events)
+        # Callers owe the full big blind even when the big blind is all in for less
+        # (docs/rules.md F3); a short straddle counts for what was posted.
+        owed = 0
         for amount, p in blind_order:
+            if amount <= s.big_blind:
+                owed = amount
             if self.all_in[p]:
                 continue
-            kind = (
-                "big_blind"
-                if amount == s.big_blind
-                else "small_blind"
-                if amount == s.small_blind
-                else "straddle"
-                if amount > s.big_blind
-                else "blind"
+            self._post(
+                events,
+                p,
+                amount,
+                _BLIND_KINDS.get(
+                    (amount == s.big_blind, amount == s.small_blind),
+                    "straddle" if amount > s.big_blind else "blind",
+                ),
+                live=True,
             )
-            self._post(events, p, amount, kind, live=True)
         if s.big_blind_ante:
             self._post_antes(events)
-        for p, amount in enumerate(s.dead_blinds):
-            if amount and not self.all_in[p]:
-                self._post(events, p, amount, "dead_blind", live=False, dead=True)
-        # Callers owe the full big blind even when the big blind is all-in for less.
-        self.current_bet = max([*self.bets, *(a for a in s.blinds if a <= s.big_blind)])
+        if any(s.dead_blinds):
+            for p, amount in enumerate(s.dead_blinds):
+                if amount and not self.all_in[p]:
+                    self._post(events, p, amount, "dead_blind", live=False, dead=True)
+        self.current_bet = max(owed, *self.bets)
         for p in range(self.n):
-            events.append(HoleCardsDealt(seat=self.seats[p], cards=self.holes[p]))
+            events.append(HoleCardsDealt(self.seats[p], self.holes[p]))
         last_blind = blind_order[-1][1] if blind_order else self.n - 1
         self._continue(events, self._next_to_act(last_blind))
         self.log.extend(events)
@@ -236,21 +271,23 @@ class Hand:
         if live:
             self.bets[p] += paid
         self.all_in[p] = self.stacks[p] == 0
+        # ForcedBetPosted's fields in order: seat, kind, increment, street_total,
+        # hand_total, stack, all_in.
         events.append(
             ForcedBetPosted(
-                seat=self.seats[p],
-                kind=kind,
-                increment=paid,
-                street_total=self.bets[p],
-                hand_total=self.totals[p],
-                stack=self.stacks[p],
-                all_in=self.all_in[p],
+                self.seats[p],
+                kind,
+                paid,
+                self.bets[p],
+                self.totals[p],
+                self.stacks[p],
+                self.all_in[p],
             )
         )
 
     def apply(self, action: Action) -> list[Event]:
         """Apply one player action; raise and change nothing if the menu does not allow it."""
-        if not isinstance(action, Fold | CheckOrCall | BetOrRaiseTo):
+        if type(action) not in _ACTIONS:
             raise InvalidActionError(f"not an action: {action!r}")
         if self.is_over or not self.started:
             raise IllegalActionError("no hand is in progress")
@@ -261,36 +298,37 @@ class Hand:
             raise IllegalActionError(
                 f"it is seat {self.seats[self.to_act]}'s turn, not seat {action.seat}'s"
             )
-        menu = self.legal_actions(p)
-        assert menu is not None
+        owed, call, can_raise, min_to, max_to, _ = self._options(p)
         events: list[Event] = []
-        if isinstance(action, Fold):
-            if not menu.can_fold:
+        kind = type(action)
+        if kind is Fold:
+            if owed <= 0 and not self.setup.fold_when_check_is_free:
                 raise IllegalActionError(f"seat {action.seat} cannot fold: checking is free")
             self.folded[p] = True
+            self.live -= 1
             self.acted[p] = self.current_bet
             self._record(events, p, "fold", 0)
-        elif isinstance(action, CheckOrCall):
-            self._pay(p, menu.call)
+        elif kind is CheckOrCall:
+            self._pay(p, call)
             self.acted[p] = self.current_bet
-            self._record(events, p, "call" if menu.call else "check", menu.call)
+            self._record(events, p, "call" if call else "check", call)
         else:
-            if not menu.can_raise:
+            assert isinstance(action, BetOrRaiseTo)
+            if not can_raise:
                 raise IllegalActionError(f"seat {action.seat} cannot bet or raise now")
-            if not menu.min_raise_to <= action.amount <= menu.max_raise_to:
-                what = "bet" if menu.is_bet else "raise"
-                raise IllegalActionError(
-                    f"{what} to {action.amount} is outside {menu.min_raise_to}..{menu.max_raise_to}"
-                )
-            increment = action.amount - self.bets[p]
-            size = action.amount - self.current_bet
+            if not min_to <= action.amount <= max_to:
+                what = "raise" if self.current_bet else "bet"
+                raise IllegalActionError(f"{what} to {action.amount} is outside {min_to}..{max_to}")
+            kind_name = "raise" if self.current_bet else "bet"
             # Only a full bet or raise sets the new minimum and reopens the betting.
-            self.last_raise = max(size, self.last_raise)
+            self.last_raise = max(action.amount - self.current_bet, self.last_raise)
             self.current_bet = action.amount
+            increment = action.amount - self.bets[p]
             self._pay(p, increment)
             self.acted[p] = self.current_bet
             self.aggressor = p
-            self._record(events, p, "bet" if menu.is_bet else "raise", increment)
+            self._record(events, p, kind_name, increment)
+        self._actions_applied += 1  # the cached menu is stale from here
         self._continue(events, self._next_to_act(p))
         self.log.extend(events)
         return events
@@ -303,44 +341,49 @@ class Hand:
             self.all_in[p] = True
 
     def _record(self, events: list[Event], p: int, kind: str, increment: int) -> None:
+        # Positional for speed, in ActionTaken's field order: seat, street, kind,
+        # increment, street_total, hand_total, stack, all_in.
         events.append(
             ActionTaken(
-                seat=self.seats[p],
-                street=self.street,
-                kind=kind,
-                increment=increment,
-                street_total=self.bets[p],
-                hand_total=self.totals[p],
-                stack=self.stacks[p],
-                all_in=self.all_in[p] and kind != "fold",
+                self.seats[p],
+                self.street,
+                kind,
+                increment,
+                self.bets[p],
+                self.totals[p],
+                self.stacks[p],
+                self.all_in[p] and kind != "fold",
             )
         )
 
     def _next_to_act(self, after: int) -> int:
         """The next position after ``after`` (clockwise, ``after`` itself last) that must
         act, or -1 when the betting round is complete."""
-        n = self.n
+        n, current = self.n, self.current_bet
         folded, all_in, acted, bets = self.folded, self.all_in, self.acted, self.bets
-        able = [q for q in range(n) if not folded[q] and not all_in[q]]
-        if len(able) == 1 and bets[able[0]] >= self.current_bet:
-            return -1  # nobody is left to bet against
+        able, first = 0, -1
         for step in range(1, n + 1):
             q = (after + step) % n
-            if not folded[q] and not all_in[q] and (acted[q] < 0 or bets[q] < self.current_bet):
-                return q
-        return -1
+            if folded[q] or all_in[q]:
+                continue
+            able += 1
+            if first < 0 and (acted[q] < 0 or bets[q] < current):
+                first = q
+        if able <= 1 and (first < 0 or bets[first] >= current):
+            return -1  # nobody is left to bet against
+        return first
 
     def _continue(self, events: list[Event], nxt: int) -> None:
         """Move on after forced bets or an action: next player, next street, or the end."""
-        live = [q for q in range(self.n) if not self.folded[q]]
-        if len(live) == 1:
+        if self.live == 1:
             self.to_act = -1
             self._return_uncalled(events)
-            self._award_uncontested(events, live[0])
+            self._award_uncontested(events, self.folded.index(False))
             return
         if nxt >= 0:
             self.to_act = nxt
             return
+        live = [q for q in range(self.n) if not self.folded[q]]
         self._return_uncalled(events)
         while self.street < Street.RIVER:
             if not self.shown and sum(not self.all_in[p] for p in live) <= 1:
@@ -368,9 +411,13 @@ class Hand:
         events.append(BoardDealt(street=self.street, cards=tuple(new), board=tuple(self.board)))
 
     def _return_uncalled(self, events: list[Event]) -> None:
-        top = max(range(self.n), key=self.bets.__getitem__)
-        second = max((b for q, b in enumerate(self.bets) if q != top), default=0)
-        excess = self.bets[top] - second
+        top, high, second = 0, -1, 0
+        for q, bet in enumerate(self.bets):
+            if bet > high:
+                top, high, second = q, bet, max(second, high)
+            elif bet > second:
+                second = bet
+        excess = high - second
         if excess > 0:
             self.bets[top] -= excess
             self.totals[top] -= excess

@@ -20,6 +20,7 @@ docs/rules.md.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 from engine.actions import Action, ActionMenu, BetOrRaiseTo, CheckOrCall, Fold
@@ -180,14 +181,24 @@ class Table:
     # -- hands -------------------------------------------------------------------------
 
     def start_hand(self, deck: Deck) -> list[Event]:
-        """Deal the next hand from ``deck``: move the button, post blinds, deal."""
+        """Deal the next hand from ``deck``: move the button, post blinds, deal.
+
+        Raises :class:`IllegalActionError` (changing nothing) if fewer than two players
+        can play.
+        """
         if self.hand_in_progress:
             raise IllegalActionError("a hand is already in progress")
-        setup = self._next_setup()
+        setup, big_blind_seat, small_blind_seat, missed = self._next_setup()
         hand = Hand(setup, deck)
         events = hand.start()
+        # The hand is dealt: only now move the blinds and settle who owes what.
         self.hand = hand
         self.hand_number = setup.hand_number
+        self.button = setup.button
+        self._last_big_blind = big_blind_seat
+        self._last_small_blind = small_blind_seat
+        for seat in missed:
+            self._seats[seat].owes_blinds = True
         for seat in setup.seats:
             player = self._seats[seat]
             player.waiting_for_big_blind = player.owes_blinds = player.will_post = False
@@ -195,14 +206,13 @@ class Table:
             events += self._finish()
         return events
 
-    def _next_setup(self) -> HandSetup:
+    def _next_setup(self) -> tuple[HandSetup, int, int | None, list[int]]:
+        """The next hand's setup, its big blind and small blind seats (there may be no
+        small blind), and the players sitting out whom the big blind passes. Changes
+        nothing."""
         cfg = self.config
-        eligible = [
-            s
-            for s in sorted(self._seats)
-            if self._seats[s].stack > 0 and not self._seats[s].sitting_out
-        ]
-        playing = [s for s in eligible if not self._seats[s].waiting_for_big_blind]
+        seats = self._seats
+        eligible = [s for s in sorted(seats) if seats[s].stack > 0 and not seats[s].sitting_out]
         if self._last_big_blind is None:
             dealt = eligible
             if len(dealt) < 2:
@@ -210,13 +220,15 @@ class Table:
             button = dealt[0]
             small, big = (dealt[0], dealt[1]) if len(dealt) == 2 else (dealt[1], dealt[2])
             small_blind_seat: int | None = small
+            missed = []
         else:
             next_big = self._next_clockwise(self._last_big_blind, eligible)
             if next_big is None:
                 raise IllegalActionError("a hand needs 2 players ready, got 0")
             big = next_big
-            self._mark_missed_blinds(self._last_big_blind, big)
-            dealt = sorted(set(playing) | {big})
+            missed = self._passed_over(self._last_big_blind, big)
+            playing = [s for s in eligible if not seats[s].waiting_for_big_blind]
+            dealt = playing if big in playing else sorted([*playing, big])
             if len(dealt) < 2:
                 raise IllegalActionError(f"a hand needs 2 players ready, got {len(dealt)}")
             if len(dealt) == 2:  # heads-up: the button posts the small blind (TDA Rule 35)
@@ -228,28 +240,26 @@ class Table:
             else:
                 small_blind_seat = self._previous(big, dealt, 1)
                 button = self._previous(big, dealt, 2)
-        order = sorted(dealt, key=lambda s: (s - button - 1) % cfg.seats)
+        # Dealing order starts left of the button: rotate the sorted seats past it.
+        cut = bisect.bisect_right(dealt, button)
+        order = dealt[cut:] + dealt[:cut]
         n = len(order)
         blinds = [0] * n
         dead = [0] * n
-        antes = [0] * n
+        antes = [cfg.ante] * n if cfg.ante_kind is AnteKind.PER_PLAYER else [0] * n
+        posting = self._last_big_blind is not None
         for i, seat in enumerate(order):
-            player = self._seats[seat]
             if seat == big:
                 blinds[i] = cfg.big_blind
+                if cfg.ante_kind is AnteKind.BIG_BLIND:
+                    antes[i] = cfg.ante
             elif seat == small_blind_seat:
                 blinds[i] = cfg.small_blind
-            elif player.will_post and self._last_big_blind is not None:
+            elif posting and (player := self._seats[seat]).will_post:
                 blinds[i] = cfg.big_blind
                 if player.owes_blinds:
                     dead[i] = cfg.small_blind
-            big_blind_ante = cfg.ante_kind is AnteKind.BIG_BLIND and seat == big
-            if cfg.ante_kind is AnteKind.PER_PLAYER or big_blind_ante:
-                antes[i] = cfg.ante
-        self._last_big_blind = big
-        self._last_small_blind = small_blind_seat
-        self.button = button
-        return HandSetup(
+        setup = HandSetup(
             hand_number=self.hand_number + 1,
             seats=tuple(order),
             stacks=tuple(self._seats[s].stack for s in order),
@@ -261,7 +271,9 @@ class Table:
             button=button,
             big_blind_ante=cfg.ante_kind is AnteKind.BIG_BLIND,
             fold_when_check_is_free=cfg.fold_when_check_is_free,
+            min_bet=cfg.big_blind,
         )
+        return setup, big, small_blind_seat, missed
 
     def _next_clockwise(self, after: int, candidates: list[int]) -> int | None:
         for step in range(1, self.config.seats + 1):
@@ -274,33 +286,38 @@ class Table:
         i = dealt.index(seat)
         return dealt[(i - steps) % len(dealt)]
 
-    def _mark_missed_blinds(self, last_big: int, big: int) -> None:
-        """Players sitting out whom the big blind passed over owe the blinds on return."""
+    def _passed_over(self, last_big: int, big: int) -> list[int]:
+        """Players sitting out whom the big blind passes over: they owe the blinds."""
+        passed = []
         step = 1
         while (seat := (last_big + step) % self.config.seats) != big:
             player = self._seats.get(seat)
             if player is not None and player.sitting_out:
-                player.owes_blinds = True
+                passed.append(seat)
             step += 1
+        return passed
 
     def legal_actions(self, seat: int) -> ActionMenu | None:
         """Exactly what ``seat`` may do now, or ``None`` if it is not their turn."""
-        if not self.hand_in_progress or self.hand is None or seat not in self.hand.position:
+        hand = self.hand
+        if hand is None or hand.is_over or seat not in hand.position:
             return None
-        return self.hand.legal_actions(self.hand.position[seat])
+        return hand.legal_actions(hand.position[seat])
 
     @property
     def to_act(self) -> int | None:
         """The seat whose turn it is, or ``None``."""
-        return self.hand.seat_to_act if self.hand_in_progress and self.hand else None
+        hand = self.hand
+        return None if hand is None or hand.is_over else hand.seat_to_act
 
     def apply(self, action: Action) -> list[Event]:
         """Apply a player's action; raise :class:`IllegalActionError` (changing nothing)
         for anything :meth:`legal_actions` does not allow."""
-        if self.hand is None or not self.hand_in_progress:
+        hand = self.hand
+        if hand is None or hand.is_over:
             raise IllegalActionError("no hand is in progress")
-        events = self.hand.apply(action)
-        if self.hand.is_over:
+        events = hand.apply(action)
+        if hand.is_over:
             events += self._finish()
         return events
 
