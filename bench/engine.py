@@ -61,8 +61,8 @@ def ours() -> Play:
 
     def play(players: int, policy: str, rng: random.Random) -> None:
         table = Table(config)
-        for seat in range(players):
-            table.sit_down(seat, 10_000)
+        for chair in range(players):
+            table.sit_down(chair, 10_000)
         table.start_hand(Deck.shuffled(rng))
         while table.hand_in_progress:
             seat = table.to_act
@@ -229,6 +229,7 @@ def pokerkit() -> Play:
             elif move == "raise":
                 low = state.min_completion_betting_or_raising_to_amount
                 high = state.max_completion_betting_or_raising_to_amount
+                assert low is not None and high is not None
                 pot = state.total_pot_amount
                 state.complete_bet_or_raise_to(raise_to(rng, low, high, pot))
             else:
