@@ -9,27 +9,99 @@ The public API is exactly ``__all__``; bots, tools and the server import from he
 'LOSE'
 """
 
+from engine import history
+from engine.actions import Action, ActionMenu, BetOrRaiseTo, CheckOrCall, Fold
 from engine.cards import Card, Rank, Suit, parse_cards
+from engine.deck import Deck
 from engine.equity import Equity, equity
-from engine.errors import DuplicateCardError, EngineError, InvalidCardError, InvalidHandError
+from engine.errors import (
+    DuplicateCardError,
+    EngineError,
+    HistoryError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidCardError,
+    InvalidConfigError,
+    InvalidHandError,
+    SeatingError,
+)
 from engine.evaluator import HandCategory, HandValue, Outcome, compare, evaluate, rank7, rank_batch
+from engine.events import (
+    ActionTaken,
+    BoardDealt,
+    CardsMucked,
+    CardsShown,
+    Event,
+    ForcedBetPosted,
+    HandEnded,
+    HandStarted,
+    HoleCardsDealt,
+    PlayerSat,
+    PlayerSatIn,
+    PlayerSatOut,
+    PlayerStood,
+    PotAwarded,
+    Street,
+    UncalledBetReturned,
+    redact,
+)
+from engine.hand import Hand, HandSetup
+from engine.rules import AnteKind, ButtonRule, TableConfig
+from engine.table import SeatView, Table, TableView
 
 __all__ = [
+    "Action",
+    "ActionMenu",
+    "ActionTaken",
+    "AnteKind",
+    "BetOrRaiseTo",
+    "BoardDealt",
+    "ButtonRule",
     "Card",
+    "CardsMucked",
+    "CardsShown",
+    "CheckOrCall",
+    "Deck",
     "DuplicateCardError",
     "EngineError",
     "Equity",
+    "Event",
+    "Fold",
+    "ForcedBetPosted",
+    "Hand",
     "HandCategory",
+    "HandEnded",
+    "HandSetup",
+    "HandStarted",
     "HandValue",
+    "HistoryError",
+    "HoleCardsDealt",
+    "IllegalActionError",
+    "InvalidActionError",
     "InvalidCardError",
+    "InvalidConfigError",
     "InvalidHandError",
     "Outcome",
+    "PlayerSat",
+    "PlayerSatIn",
+    "PlayerSatOut",
+    "PlayerStood",
+    "PotAwarded",
     "Rank",
+    "SeatView",
+    "SeatingError",
+    "Street",
     "Suit",
+    "Table",
+    "TableConfig",
+    "TableView",
+    "UncalledBetReturned",
     "compare",
     "equity",
     "evaluate",
+    "history",
     "parse_cards",
     "rank7",
     "rank_batch",
+    "redact",
 ]

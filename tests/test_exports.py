@@ -8,9 +8,9 @@ import engine
 
 ENGINE = Path(engine.__file__).parent
 ALLOWED_IMPORTS = {
-    "__future__", "argparse", "array", "collections", "copy", "dataclasses", "decimal", "enum",
-    "functools", "importlib", "itertools", "json", "math", "numpy", "pathlib", "random", "re",
-    "sys", "tomllib", "typing",
+    "__future__", "argparse", "array", "bisect", "collections", "copy", "dataclasses",
+    "decimal", "enum", "functools", "importlib", "itertools", "json", "math", "numpy",
+    "pathlib", "random", "re", "sys", "tomllib", "typing",
 }  # fmt: skip
 
 
@@ -22,9 +22,21 @@ def test_all_names_exist_and_are_sorted() -> None:
 
 def test_public_api() -> None:
     assert set(engine.__all__) == {
-        "Card", "DuplicateCardError", "EngineError", "Equity", "HandCategory", "HandValue",
-        "InvalidCardError", "InvalidHandError", "Outcome", "Rank", "Suit", "compare",
-        "equity", "evaluate", "parse_cards", "rank7", "rank_batch",
+        # cards, evaluation, equity
+        "Card", "Rank", "Suit", "parse_cards", "evaluate", "compare", "HandValue",
+        "HandCategory", "Outcome", "rank7", "rank_batch", "equity", "Equity",
+        # the table: configuration, actions in, events out, views
+        "TableConfig", "AnteKind", "ButtonRule", "Deck", "Table", "TableView", "SeatView",
+        "Hand", "HandSetup", "Action", "ActionMenu", "Fold", "CheckOrCall", "BetOrRaiseTo",
+        "Event", "Street", "redact", "HandStarted", "ForcedBetPosted", "HoleCardsDealt",
+        "ActionTaken", "BoardDealt", "UncalledBetReturned", "CardsShown", "CardsMucked",
+        "PotAwarded", "HandEnded", "PlayerSat", "PlayerStood", "PlayerSatOut", "PlayerSatIn",
+        # hand histories
+        "history",
+        # errors
+        "EngineError", "InvalidCardError", "DuplicateCardError", "InvalidHandError",
+        "InvalidConfigError", "InvalidActionError", "IllegalActionError", "SeatingError",
+        "HistoryError",
     }  # fmt: skip
 
 
