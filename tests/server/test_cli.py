@@ -155,3 +155,55 @@ def test_demo_deals_and_names_winners(capsys: pytest.CaptureFixture[str]) -> Non
     code, out, _ = run(capsys, "demo", "--hands", "3", "--seed", "1")
     assert code == 0
     assert out.count("<- wins") >= 3 and out.count("hand ") == 3
+
+
+PHH = SHARED_DATA / "phh"
+
+
+def test_replay_a_folder_of_pluribus_hands_all_match(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "replay", str(PHH / "pluribus" / "30"))
+    assert code == 0
+    matched = len(list((PHH / "pluribus" / "30").glob("*.phh")))
+    assert out.splitlines()[-1] == f"{matched} match, 0 differ, 0 unsupported, 0 error"
+
+
+def test_replay_json_one_line_per_hand_then_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    handhq = next((PHH / "handhq").rglob("*.phhs"))
+    code, out, _ = run(
+        capsys, "replay", "--json", str(PHH / "pluribus" / "32" / "23.phh"), str(handhq)
+    )
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(lines) == 1 + 12 + 1
+    first = lines[0]
+    assert first["status"] == "match" and first["index"] == 0
+    assert first["recorded"][2] == 10387.5 and first["ours"][2] == 10388
+    assert [line["index"] for line in lines[1:13]] == list(range(1, 13))
+    assert {line["status"] for line in lines[1:13]} == {"unsupported"}
+    assert lines[-1] == {"summary": {"match": 1, "differ": 0, "unsupported": 12, "error": 0}}
+
+
+def test_replay_exits_1_when_a_hand_differs_or_errs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    good = (PHH / "pluribus" / "30" / "0.phh").read_text()
+    (tmp_path / "differs.phh").write_text(
+        good.replace("finishing_stacks = [", "finishing_stacks = [1")
+    )
+    (tmp_path / "broken.phh").write_text("variant = [")
+    code, out, _ = run(capsys, "replay", str(tmp_path))
+    assert code == 1
+    assert "broken.phh: error: cannot read: not valid PHH (TOML)" in out
+    assert "differs.phh: differ: final stacks differ" in out
+    assert out.splitlines()[-1] == "0 match, 1 differ, 0 unsupported, 1 error"
+
+
+def test_replay_other_variants_are_unsupported_not_failures(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "replay", str(PHH / "antonius-blom-2009.phh"))
+    assert code == 0 and "unsupported: variant 'PO'" in out
+
+
+def test_replay_a_missing_path_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "replay", str(tmp_path / "nope"))
+    assert code == 2 and "no such file or folder" in err
