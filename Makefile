@@ -35,9 +35,9 @@ $(VENV)/.installed-bench: $(STAMP) requirements/bench.txt
 	touch $@
 
 bench: $(VENV)/.installed-bench
-	$(BIN)/python bench/evaluator.py
-	$(BIN)/python bench/all7.py
-	$(BIN)/python bench/engine.py
+	$(BIN)/python -m bench.evaluator
+	$(BIN)/python -m bench.all7
+	$(BIN)/python -m bench.engine
 
 # Re-pin every dependency (needs uv: pip install uv).
 lock:

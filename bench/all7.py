@@ -1,6 +1,6 @@
 """Evaluate all 133,784,560 seven-card hands with rank_batch and count the categories.
 
-    python bench/all7.py [--json]
+    python -m bench.all7 [--json]
 
 Prints the count per category and the number of distinct ranks, checks them against the
 known totals, and exits 1 on any difference. tests/engine/test_all7.py runs it in CI.
@@ -13,11 +13,16 @@ import json
 import math
 import sys
 import time
+from pathlib import Path
 
-import numpy as np
+# Run as a script, bench/ comes first on sys.path and bench/engine.py would hide the
+# engine package: drop it (python -m bench.NAME needs no help).
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from engine.evaluator import rank_batch
-from engine.hand_classes import CLASS_RANK, HandCategory
+import numpy as np  # noqa: E402
+
+from engine.evaluator import rank_batch  # noqa: E402
+from engine.hand_classes import CLASS_RANK, HandCategory  # noqa: E402
 
 EXPECTED = {
     "Straight Flush": 41_584,  # royal flushes included

@@ -1,7 +1,7 @@
 """Table engine speed beside texasholdem, rlcard, PyPokerEngine and pokerkit, in one run.
 
     make bench                 # installs the peers (requirements/bench.txt) and runs this
-    python bench/engine.py [--seconds S]
+    python -m bench.engine [--seconds S]
 
 Each engine plays complete no-limit hold'em hands in-process, 6-max and heads-up, blinds
 50/100 (rlcard: its fixed 1/2) and 100 big blinds each, stacks reset every hand, with the
@@ -25,8 +25,8 @@ from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 
-# Run as a script, this file's folder comes first on sys.path, and this file's name would
-# hide the engine package.
+# Run as a script, bench/ comes first on sys.path and this file would hide the engine
+# package: drop it (python -m bench.engine needs no help).
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 from engine.actions import BetOrRaiseTo, CheckOrCall, Fold  # noqa: E402

@@ -1,7 +1,7 @@
 """Hand evaluator speed, side by side with treys, phevaluator and eval7, in one run.
 
     make bench            # installs the peers (requirements/bench.txt) and runs this
-    python bench/evaluator.py [--hands N]
+    python -m bench.evaluator [--hands N]
 
 Every evaluator gets the same random seven-card hands. Ratios are the peer's time over
 ours: above 1 means we are faster. Each figure is the best of several repeats.
@@ -19,13 +19,17 @@ from importlib.metadata import version
 from itertools import combinations
 from pathlib import Path
 
-import eval7
-import numpy as np
-import treys
-from phevaluator import evaluate_cards
+# Run as a script, bench/ comes first on sys.path and bench/engine.py would hide the
+# engine package: drop it (python -m bench.NAME needs no help).
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from engine import equity
-from engine.evaluator import rank7, rank_batch
+import eval7  # noqa: E402
+import numpy as np  # noqa: E402
+import treys  # noqa: E402
+from phevaluator import evaluate_cards  # noqa: E402
+
+from engine import equity  # noqa: E402
+from engine.evaluator import rank7, rank_batch  # noqa: E402
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 ROOT = Path(__file__).resolve().parents[1]
