@@ -24,6 +24,7 @@ from engine.errors import (
     InvalidConfigError,
     InvalidHandError,
     SeatingError,
+    UnsupportedHistoryError,
 )
 from engine.evaluator import HandCategory, HandValue, Outcome, compare, evaluate, rank7, rank_batch
 from engine.events import (
@@ -96,6 +97,7 @@ __all__ = [
     "TableConfig",
     "TableView",
     "UncalledBetReturned",
+    "UnsupportedHistoryError",
     "compare",
     "equity",
     "evaluate",

@@ -15,6 +15,7 @@ One root, so callers can catch everything the engine rejects::
      ├── SeatingError            sitting down, standing up or sitting out when the
      │                           rules do not allow it (seat taken, hand running, ...)
      └── HistoryError            a hand history that cannot be read or replayed
+          └── UnsupportedHistoryError  a history of a game the engine does not play
 
 Messages are lowercase, without a final period, and quote values with ``!r``.
 """
@@ -59,3 +60,7 @@ class SeatingError(EngineError):
 
 class HistoryError(EngineError, ValueError):
     """A hand history that cannot be read, or whose actions our engine cannot replay."""
+
+
+class UnsupportedHistoryError(HistoryError):
+    """A well-formed history of something the engine does not play (another variant)."""

@@ -34,7 +34,7 @@ from typing import Any, Literal
 from engine.actions import Action, BetOrRaiseTo, CheckOrCall, Fold
 from engine.cards import Card, parse_cards
 from engine.deck import Deck
-from engine.errors import EngineError, HistoryError
+from engine.errors import EngineError, HistoryError, UnsupportedHistoryError
 from engine.events import (
     ActionTaken,
     BoardDealt,
@@ -138,16 +138,18 @@ def load_all(text: str) -> list[HandHistory]:
 
 
 def _toml_value(value: Any) -> str:
+    if isinstance(value, str):
+        if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
+            return f'"{value}"'  # nothing to escape: the common case, and a hot path
+        return json.dumps(value, ensure_ascii=False)  # a valid TOML basic string
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | Decimal):
         return str(value)
     if isinstance(value, float):
         return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)  # a valid TOML basic string
     if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+        return "[" + ", ".join(map(_toml_value, value)) + "]"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
     return json.dumps(str(value))
@@ -215,7 +217,7 @@ def _split_action(action: str) -> list[str]:
 
 def _prepare(history: HandHistory) -> _Game:
     if history.variant != "NT":
-        raise _Unsupported(f"variant {history.variant!r} is not no-limit Texas hold'em")
+        raise UnsupportedHistoryError(f"variant {history.variant!r} is not no-limit Texas hold'em")
     n = len(history.starting_stacks)
     if not 2 <= n <= 10:
         raise HistoryError(f"{n} players; a hand has 2 to 10")
@@ -242,23 +244,7 @@ def _prepare(history: HandHistory) -> _Game:
     live = sorted(b for b in blinds if b)
     min_bet = _to_chips(history.min_bet, scale) or (live[-1] if live else 1)
 
-    holes: list[list[Card | None]] = [[None, None] for _ in range(n)]
-    board: list[Card] = []
-    actions: list[tuple[int, str, str]] = []
-    for line, words in parsed:
-        if words[0] == "d" and len(words) >= 3 and words[1] == "dh":
-            player = _player_index(words[2], n, line)
-            text = words[3] if len(words) > 3 else "????"
-            cards = _parse_dealt(text, line)
-            if len(cards) != 2:
-                raise _Unsupported(f"action {line}: {len(cards)} hole cards; hold'em deals 2")
-            holes[player] = cards
-        elif words[0] == "d" and len(words) == 3 and words[1] == "db":
-            dealt = _parse_dealt(words[2], line)
-            if any(c is None for c in dealt):
-                raise HistoryError(f"action {line}: unknown board cards")
-            board += [c for c in dealt if c is not None]
-        actions.append((line, words[0], " ".join(words[1:])))
+    holes, board, actions = _dealing(parsed, n)
     known = [c for hole in holes for c in hole if c is not None] + board
     if len(set(known)) != len(known):
         raise HistoryError("a card is dealt twice")
@@ -280,8 +266,38 @@ def _prepare(history: HandHistory) -> _Game:
     return _Game(scale, setup, Deck.from_cards(order), actions)
 
 
-class _Unsupported(HistoryError):
-    """Something outside what our engine plays (another variant, ...)."""
+def _dealing(
+    parsed: list[tuple[int, list[str]]], n: int
+) -> tuple[list[list[Card | None]], list[Card], list[tuple[int, str, str]]]:
+    """Hole cards (None where unknown), the board, and the actions in order."""
+    holes: list[list[Card | None]] = [[None, None] for _ in range(n)]
+    board: list[Card] = []
+    actions: list[tuple[int, str, str]] = []
+    for line, words in parsed:
+        if words[0] == "d" and len(words) >= 3 and words[1] == "dh":
+            player = _player_index(words[2], n, line)
+            text = words[3] if len(words) > 3 else "????"
+            cards = _parse_dealt(text, line)
+            if len(cards) != 2:
+                raise UnsupportedHistoryError(
+                    f"action {line}: {len(cards)} hole cards; hold'em deals 2"
+                )
+            holes[player] = cards
+        elif len(words) == 3 and words[1] == "sm" and words[0].startswith("p"):
+            # Cards dealt unknown ("????") may be shown at the end: use the real ones.
+            player = _player_index(words[0], n, line)
+            shown = _parse_dealt(words[2], line)
+            if len(shown) == 2 and None not in shown:
+                if any(c is not None and c not in shown for c in holes[player]):
+                    raise HistoryError(f"action {line}: {words[0]} shows cards not dealt to them")
+                holes[player] = shown
+        elif words[0] == "d" and len(words) == 3 and words[1] == "db":
+            dealt = _parse_dealt(words[2], line)
+            if any(c is None for c in dealt):
+                raise HistoryError(f"action {line}: unknown board cards")
+            board += [c for c in dealt if c is not None]
+        actions.append((line, words[0], " ".join(words[1:])))
+    return holes, board, actions
 
 
 def _player_index(word: str, n: int, line: int) -> int:
@@ -322,7 +338,9 @@ def _to_action(actor: str, rest: str, line: int, n: int, scale: int) -> Action |
         case ["sm", *_]:
             return None
         case _:
-            raise _Unsupported(f"action {line}: {actor} {rest!r} is not a hold'em action")
+            raise UnsupportedHistoryError(
+                f"action {line}: {actor} {rest!r} is not a hold'em action"
+            )
 
 
 @dataclass
@@ -414,7 +432,7 @@ def check(history: HandHistory) -> ReplayResult:
     recorded = history.finishing_stacks
     try:
         result = replay(history)
-    except _Unsupported as exc:
+    except UnsupportedHistoryError as exc:
         return ReplayResult("unsupported", None, recorded, str(exc))
     except HistoryError as exc:
         return ReplayResult("error", None, recorded, str(exc))
@@ -487,6 +505,8 @@ def from_hand(hand: Hand, players: Sequence[str] | None = None) -> HandHistory:
         fields["finishing_stacks"] = list(hand.stacks)
     return HandHistory(
         variant="NT",
+        # pokerkit's ante trimming is right for antes everyone pays, wrong for others.
+        ante_trimming_status=len(set(antes)) == 1,
         antes=list(antes),
         blinds_or_straddles=list(blinds),
         min_bet=setup.min_bet,

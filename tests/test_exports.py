@@ -36,7 +36,7 @@ def test_public_api() -> None:
         # errors
         "EngineError", "InvalidCardError", "DuplicateCardError", "InvalidHandError",
         "InvalidConfigError", "InvalidActionError", "IllegalActionError", "SeatingError",
-        "HistoryError",
+        "HistoryError", "UnsupportedHistoryError",
     }  # fmt: skip
 
 

@@ -234,3 +234,21 @@ def test_other_variants_are_unsupported_not_errors() -> None:
     text = BASE.replace('"NT"', '"FO/8"') + 'actions = ["d dh p1 AcAdKsKh"]\n'
     result = history.check(history.load(text))
     assert result.status == "unsupported" and "FO/8" in result.message
+
+
+def test_unknown_hole_cards_shown_at_the_end_are_the_ones_that_play() -> None:
+    hh = history.load(
+        BASE + 'actions = ["d dh p1 ????", "d dh p2 ????", "d dh p3 2c7d", "p3 f", "p1 cc", '
+        '"p2 cc", "d db AhKh2s", "p1 cc", "p2 cc", "d db 3c", "p1 cc", "p2 cc", "d db 9d", '
+        '"p1 cc", "p2 cc", "p1 sm 6s6d", "p2 sm KcKd"]\n'
+    )
+    replay = history.replay(hh)
+    assert [str(c) for c in replay.hand.holes[1]] == ["Kc", "Kd"]
+    assert replay.final_stacks == [90, 110, 100]  # kings beat sixes: the shown cards play
+
+
+def test_showing_cards_other_than_those_dealt_is_an_error() -> None:
+    hh = history.load(
+        BASE + 'actions = ["d dh p1 AcAd", "d dh p2 KcKd", "d dh p3 2c7d", "p1 sm QcQd"]\n'
+    )
+    assert history.check(hh).message == "action 4: p1 shows cards not dealt to them"

@@ -1,34 +1,25 @@
-"""The ``pokerroom`` command line.
-
-Every subcommand prints text for people or, with ``--json``, one JSON document for
-programs. Bad input exits with status 2 and one line on stderr naming the problem.
-"""
+"""The hand tools: ``pokerroom eval``, ``compare``, ``showdown``, ``equity``, ``replay`` and
+``demo``. Pure computation on the engine; nothing is stored."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import random
-import re
 import sys
-from collections.abc import Callable, Sequence
-from decimal import Decimal
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from engine import Card, EngineError, HandValue, compare, equity, evaluate, history, parse_cards
-
-EXIT_USAGE = 2
-
-
-class UsageError(Exception):
-    """Bad input from the command line; the message is the one line shown."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        # One line, not argparse's usage block: scripts read stderr.
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+from server.cli.common import (
+    Command,
+    Parser,
+    UsageError,
+    add_command,
+    emit,
+    json_number,
+    phh_files,
+)
 
 
 def _value_json(value: HandValue) -> dict[str, Any]:
@@ -40,10 +31,6 @@ def _value_json(value: HandValue) -> dict[str, Any]:
     }
 
 
-def _emit(args: argparse.Namespace, text: str, data: object) -> None:
-    print(json.dumps(data) if args.json else text)
-
-
 def cmd_eval(args: argparse.Namespace) -> int:
     value = evaluate(parse_cards(" ".join(args.cards)))
     text = (
@@ -52,14 +39,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
         f"category: {value.category}\n"
         f"rank: {value.rank} of 7462"
     )
-    _emit(args, text, _value_json(value))
+    emit(args, text, _value_json(value))
     return 0
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     a, b = evaluate(parse_cards(args.hand_a)), evaluate(parse_cards(args.hand_b))
     outcome = compare(a, b)
-    _emit(args, outcome, {"result": outcome, "hand_a": _value_json(a), "hand_b": _value_json(b)})
+    emit(args, outcome, {"result": outcome, "hand_a": _value_json(a), "hand_b": _value_json(b)})
     return 0
 
 
@@ -91,7 +78,7 @@ def cmd_showdown(args: argparse.Namespace) -> int:
         "player2": tally["LOSE"],
         "draws": tally["DRAW"],
     }
-    _emit(args, text_out, data)
+    emit(args, text_out, data)
     return 0
 
 
@@ -126,37 +113,14 @@ def cmd_equity(args: argparse.Namespace) -> int:
             for r in results
         ],
     }
-    _emit(args, "\n".join(lines), data)
+    emit(args, "\n".join(lines), data)
     return 0
-
-
-def _json_number(value: object) -> object:
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    return value
-
-
-def _phh_files(paths: Sequence[str]) -> list[Path]:
-    files: list[Path] = []
-    for name in paths:
-        path = Path(name)
-        if path.is_dir():
-            found = [p for p in path.rglob("*") if p.suffix in (".phh", ".phhs") and p.is_file()]
-            files += sorted(
-                found,
-                key=lambda p: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(p))],
-            )
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise UsageError(f"no such file or folder: {name}")
-    return files
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay PHH files through the engine and compare with the recorded final stacks."""
     counts = dict.fromkeys(("match", "differ", "unsupported", "error"), 0)
-    for path in _phh_files(args.paths):
+    for path in phh_files(args.paths):
         try:
             text = path.read_text(encoding="utf-8")
             hands = history.load_all(text) if path.suffix == ".phhs" else [history.load(text)]
@@ -174,10 +138,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
                             "status": result.status,
                             "ours": None
                             if result.ours is None
-                            else [_json_number(v) for v in result.ours],
+                            else [json_number(v) for v in result.ours],
                             "recorded": None
                             if result.recorded is None
-                            else [_json_number(v) for v in result.recorded],
+                            else [json_number(v) for v in result.recorded],
                             "message": result.message,
                         }
                     )
@@ -209,17 +173,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="pokerroom", description="pokerroom: a poker server and hand tools")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
+    """Register the hand tools: eval, compare, showdown, equity, replay, demo."""
 
-    def add(
-        name: str, func: Callable[[argparse.Namespace], int], help_text: str
-    ) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text)
-        p.add_argument("--json", action="store_true", help="print one JSON document")
-        p.set_defaults(func=func)
-        return p
+    def add(name: str, func: Command, help_text: str) -> argparse.ArgumentParser:
+        return add_command(sub, name, func, help_text)
 
     p = add("eval", cmd_eval, "name the best hand among 5 or more cards")
     p.add_argument("cards", nargs="+", help="cards, e.g. As Ks Qs Js Ts 2c 3d")
@@ -241,22 +199,3 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("demo", cmd_demo, "deal random showdowns and evaluate them")
     p.add_argument("--hands", type=int, default=5, help="how many hands (default 5)")
     p.add_argument("--seed", type=int, help="seed for the deal")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        result: int = args.func(args)
-    except (EngineError, UsageError) as exc:
-        print(f"pokerroom {args.command}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except BrokenPipeError:  # e.g. piped into head: the reader has what it wanted
-        sys.stderr.close()
-        return 0
-    return result
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,0 +1,287 @@
+"""The store on the command line: ``pokerroom db`` and ``pokerroom hands``.
+
+Every command takes ``--db URL``, falling back to ``POKERROOM_DB`` and then to the SQLite
+file ``pokerroom.db`` (see :mod:`server.config`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import sys
+from collections.abc import Awaitable, Callable, Iterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from engine import EngineError, history
+from server.cli.common import Parser, UsageError, add_command, emit, phh_files
+from server.config import database_url
+from server.export import HandInfo, ohh, pokerstars
+from server.store import HandSummary, Store, migrate
+
+T = TypeVar("T")
+
+
+def _run(work: Callable[[Store], Awaitable[T]], args: argparse.Namespace) -> T:
+    async def go() -> T:
+        async with Store.open(database_url(args.db)) as store:
+            return await work(store)
+
+    return asyncio.run(go())
+
+
+# -- pokerroom db ------------------------------------------------------------------------
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    url = database_url(args.db)
+
+    async def go() -> tuple[str | None, str | None]:
+        engine = create_async_engine(url)
+        try:
+            before = await migrate.current(engine)
+            if args.action == "upgrade":
+                await migrate.upgrade(engine, args.revision or "head")
+            elif args.action == "downgrade":
+                await migrate.downgrade(engine, args.revision or "-1")
+            return before, await migrate.current(engine)
+        finally:
+            await engine.dispose()
+
+    before, after = asyncio.run(go())
+    text = (
+        f"at revision {after or 'base (empty)'}"
+        if args.action == "current"
+        else f"{args.action}: {before or 'base'} -> {after or 'base'}"
+    )
+    emit(args, text, {"before": before, "after": after, "head": migrate.head()})
+    return 0
+
+
+# -- pokerroom hands ---------------------------------------------------------------------
+
+
+def _money(amount: int, scale: int, currency: str | None) -> str:
+    if scale == 1:
+        return f"{amount:,}"
+    value = Decimal(amount) / scale
+    return f"{'$' if currency == 'USD' else ''}{value:,.2f}"
+
+
+def _summary_json(h: HandSummary) -> dict[str, Any]:
+    return {
+        "id": h.id,
+        "table": h.table,
+        "hand_number": h.hand_number,
+        "started_at": h.started_at.isoformat(),
+        "pot": h.pot,
+        "scale": h.scale,
+        "currency": h.currency,
+        "board": h.board,
+        "players": [{"name": name, "net": net} for name, net in h.players],
+    }
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    since = None
+    if args.since:
+        try:
+            since = dt.datetime.fromisoformat(args.since)
+        except ValueError:
+            raise UsageError(f"--since wants a date like 2026-11-21, got {args.since!r}") from None
+        if since.tzinfo is None:
+            since = since.replace(tzinfo=dt.UTC)
+    if args.limit < 1:
+        raise UsageError(f"--limit must be positive, got {args.limit}")
+    hands = _run(
+        lambda store: store.list_hands(
+            player=args.player, table=args.table, since=since, limit=args.limit
+        ),
+        args,
+    )
+    lines = []
+    for h in hands:
+        winners = ", ".join(
+            f"{name} +{_money(net, h.scale, h.currency)}" for name, net in h.players if net > 0
+        )
+        board = " ".join(h.board[i : i + 2] for i in range(0, len(h.board), 2)) or "-"
+        lines.append(
+            f"{h.id:>8}  {h.started_at:%Y-%m-%d %H:%M}  {h.table} #{h.hand_number}  "
+            f"pot {_money(h.pot, h.scale, h.currency)}  [{board}]  {winners}"
+        )
+    emit(args, "\n".join(lines) or "no hands", [_summary_json(h) for h in hands])
+    return 0
+
+
+def _info(args: argparse.Namespace) -> HandInfo:
+    return _run(lambda store: store.hand_info(args.id), args)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    print(pokerstars.render(_info(args)))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """The hand street by street: Enter shows the next street (all at once if stdin or
+    stdout is not a terminal)."""
+    text = pokerstars.render(_info(args))
+    interactive = sys.stdin.isatty() and sys.stdout.isatty() and not args.all
+    sections = _streets(text)
+    for i, section in enumerate(sections):
+        print(section.rstrip("\n"))
+        if interactive and i < len(sections) - 1:
+            nxt = sections[i + 1].split("\n", 1)[0].strip("* ").split(" ***")[0].lower()
+            input(f"-- Enter for the {nxt} --")
+    return 0
+
+
+def _streets(text: str) -> list[str]:
+    """PokerStars text cut before each "*** FLOP/TURN/RIVER/SHOW DOWN/SUMMARY ***"."""
+    sections: list[str] = []
+    current: list[str] = []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("*** ") and not line.startswith("*** HOLE CARDS") and current:
+            sections.append("".join(current))
+            current = []
+        current.append(line)
+    sections.append("".join(current))
+    return sections
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    if args.all == bool(args.ids):
+        raise UsageError("name hand ids, or --all, but not both")
+
+    async def load(store: Store) -> list[HandInfo]:
+        ids = await store.hand_ids() if args.all else args.ids
+        return [await store.hand_info(hand_id) for hand_id in ids]
+
+    infos = _run(load, args)
+    text = render(infos, args.format)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {len(infos)} hand{'s' * (len(infos) != 1)} to {args.output}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def render(infos: list[HandInfo], fmt: str) -> str:
+    """Hands in one of the export formats, as the text of one file."""
+    if fmt == "phh":
+        if len(infos) == 1:
+            return history.dump(infos[0].history)
+        return history.dump_all(info.history for info in infos)
+    if fmt == "pokerstars":
+        return pokerstars.render_all(infos)
+    # OHH files hold one JSON document per hand, separated by a blank line.
+    return "".join(ohh.dumps(ohh.render(info)) + "\n\n" for info in infos)
+
+
+def _histories(
+    paths: list[str], report_errors: list[tuple[str, str]]
+) -> Iterator[tuple[str, str, history.HandHistory]]:
+    for path in phh_files(paths):
+        table = "/".join(path.parts[-3:-1])
+        try:
+            text = path.read_text(encoding="utf-8")
+            hands = history.load_all(text) if path.suffix == ".phhs" else [history.load(text)]
+        except (OSError, UnicodeDecodeError, EngineError) as exc:
+            report_errors.append((str(path), f"cannot read: {exc}"))
+            continue
+        for index, hh in enumerate(hands, start=1):
+            source = f"{path}[{index}]" if path.suffix == ".phhs" else str(path)
+            yield source, table, hh
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    unreadable: list[tuple[str, str]] = []
+    report = _run(lambda store: store.import_histories(_histories(args.paths, unreadable)), args)
+    lines = [f"{source}: error: {message}" for source, message in unreadable]
+    lines += [
+        f"{source}: {status}: {message}"
+        for source, status, message in report.lines
+        if status != "imported"
+    ]
+    errors = report.errors + len(unreadable)
+    summary = (
+        f"imported {report.imported}, already stored {report.duplicates}, "
+        f"unsupported {report.unsupported}, errors {errors}"
+    )
+    data = {
+        "imported": report.imported,
+        "duplicates": report.duplicates,
+        "unsupported": report.unsupported,
+        "errors": errors,
+        "problems": [
+            {"source": s, "status": st, "message": m}
+            for s, st, m in report.lines
+            if st != "imported"
+        ]
+        + [{"source": s, "status": "error", "message": m} for s, m in unreadable],
+    }
+    emit(args, "\n".join([*lines, summary]), data)
+    return 1 if errors else 0
+
+
+def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
+    """Register ``db`` and ``hands``."""
+
+    def with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        parser.add_argument(
+            "--db", help="database URL (default: $POKERROOM_DB, then sqlite pokerroom.db)"
+        )
+        return parser
+
+    db = add_command(sub, "db", cmd_db, "migrate the database", json_output=False)
+    db_sub = db.add_subparsers(dest="action", required=True, parser_class=Parser)
+    for action, text in (
+        ("upgrade", "migrate up to --revision (default: the newest)"),
+        ("downgrade", "migrate down to --revision (default: one step; 'base' empties it)"),
+        ("current", "print the database's revision"),
+    ):
+        p = with_db(add_command(db_sub, action, cmd_db, text))
+        p.add_argument("--revision", help="an Alembic revision: head, base, -1, 0001, ...")
+
+    hands = add_command(sub, "hands", cmd_list, "stored hand histories", json_output=False)
+    hands_sub = hands.add_subparsers(dest="action", required=True, parser_class=Parser)
+    p = with_db(add_command(hands_sub, "list", cmd_list, "list stored hands, newest first"))
+    p.add_argument("--player", help="only hands this player played")
+    p.add_argument("--table", help="only hands from this table")
+    p.add_argument("--since", help="only hands started at or after this date (ISO 8601)")
+    p.add_argument("--limit", type=int, default=20, help="at most this many (default 20)")
+    p = with_db(
+        add_command(hands_sub, "show", cmd_show, "a hand as PokerStars text", json_output=False)
+    )
+    p.add_argument("id", type=int, help="the hand's id (see hands list)")
+    p = with_db(
+        add_command(
+            hands_sub,
+            "replay",
+            cmd_replay,
+            "step through a hand street by street",
+            json_output=False,
+        )
+    )
+    p.add_argument("id", type=int, help="the hand's id")
+    p.add_argument("--all", action="store_true", help="print every street at once")
+    p = with_db(
+        add_command(
+            hands_sub,
+            "export",
+            cmd_export,
+            "export hands as PHH, PokerStars text or OHH",
+            json_output=False,
+        )
+    )
+    p.add_argument("ids", nargs="*", type=int, help="hand ids")
+    p.add_argument("--all", action="store_true", help="every stored hand")
+    p.add_argument("--format", choices=("phh", "pokerstars", "ohh"), required=True)
+    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+    p = with_db(add_command(hands_sub, "import", cmd_import, "import PHH hand histories"))
+    p.add_argument("paths", nargs="+", help=".phh or .phhs files, or folders of them")

@@ -1,0 +1,39 @@
+"""Renderings of a stored hand in the formats poker tools read.
+
+A hand is stored as its PHH history (the event log; see docs/engine.md) plus a little
+context the history does not carry. Every exporter takes that as a :class:`HandInfo`
+and replays the history through the engine to get the events it renders:
+
+- PHH: the history itself (:func:`engine.history.dump` / ``dump_all``);
+- PokerStars text: :mod:`server.export.pokerstars`;
+- OHH (Open Hand History JSON): :mod:`server.export.ohh`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from engine.history import HandHistory
+
+__all__ = ["HandInfo"]
+
+
+@dataclass(frozen=True)
+class HandInfo:
+    """A stored hand and its context.
+
+    ``players`` and ``seats`` run in PHH order (p1, the first seat left of the button, to
+    pN, the button): each player's name and their seat number at the table (1-based, as
+    shown to people). Amounts in ``history`` are chips (ints), or Decimals for hands
+    imported in money units; ``currency`` is then e.g. ``"USD"``.
+    """
+
+    hand_id: int
+    table_name: str
+    started_at: datetime
+    players: tuple[str, ...]
+    seats: tuple[int, ...]
+    history: HandHistory
+    currency: str | None = None
+    max_seats: int = 6

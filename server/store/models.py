@@ -1,0 +1,150 @@
+"""The store's tables, as typed SQLAlchemy 2.x models.
+
+A hand is stored twice over, on purpose: ``hands.history`` is the PHH text, enough to
+replay the hand exactly (the event log is the hand history); ``hand_players`` and
+``actions`` are the same facts normalized for queries. Chips are ``BigInteger``.
+Migrations in ``migrations/`` create exactly this schema (a test checks they agree).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    SmallInteger,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = ["Action", "Base", "Hand", "HandPlayer", "LedgerEntry", "Player", "TableRecord"]
+
+# Constraint names that are the same on every database, so migrations can name them.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+# SQLite only autoincrements INTEGER PRIMARY KEY; PostgreSQL gets a 64-bit id.
+Id = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Player(Base):
+    """Someone who plays: a name, and a hash of their access token (never the token)."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    token_hash: Mapped[str | None] = mapped_column(String(128), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TableRecord(Base):
+    """A table and its configuration (an ``engine.TableConfig`` as JSON)."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    name: Mapped[str] = mapped_column(String(128), unique=True)
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Hand(Base):
+    """One finished hand: where and when, the stakes, and its full history."""
+
+    __tablename__ = "hands"
+    __table_args__ = (
+        UniqueConstraint("table_id", "hand_number"),
+        Index("ix_hands_started_at", "started_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    hand_number: Mapped[int] = mapped_column(BigInteger)
+    variant: Mapped[str] = mapped_column(String(16))
+    small_blind: Mapped[int] = mapped_column(BigInteger)
+    big_blind: Mapped[int] = mapped_column(BigInteger)
+    ante: Mapped[int] = mapped_column(BigInteger)
+    # Money hands (imported) store amounts in units of 1/scale of the currency.
+    scale: Mapped[int] = mapped_column(Integer)
+    currency: Mapped[str | None] = mapped_column(String(8))
+    button_seat: Mapped[int] = mapped_column(SmallInteger)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    board: Mapped[str] = mapped_column(String(10))
+    pot: Mapped[int] = mapped_column(BigInteger)
+    deck_commitment: Mapped[str | None] = mapped_column(String(64))
+    seed: Mapped[str | None] = mapped_column(String(128))
+    history: Mapped[str] = mapped_column(Text)
+    # SHA-256 of an imported history, so importing the same hand twice is noticed.
+    digest: Mapped[str | None] = mapped_column(String(64), unique=True)
+
+
+class HandPlayer(Base):
+    """A player in a hand: seat, stacks, cards and result."""
+
+    __tablename__ = "hand_players"
+
+    hand_id: Mapped[int] = mapped_column(
+        ForeignKey("hands.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    """PHH order: 0 is the first seat left of the button."""
+    seat: Mapped[int] = mapped_column(SmallInteger)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    starting_stack: Mapped[int] = mapped_column(BigInteger)
+    final_stack: Mapped[int] = mapped_column(BigInteger)
+    hole_cards: Mapped[str | None] = mapped_column(String(4))
+    """None where a history records them as unknown (``????``)."""
+    net: Mapped[int] = mapped_column(BigInteger)
+
+
+class Action(Base):
+    """A forced bet or a player action; amounts as in ``engine.events``."""
+
+    __tablename__ = "actions"
+
+    hand_id: Mapped[int] = mapped_column(
+        ForeignKey("hands.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    street: Mapped[int] = mapped_column(SmallInteger)
+    seat: Mapped[int] = mapped_column(SmallInteger)
+    kind: Mapped[str] = mapped_column(String(16))
+    increment: Mapped[int] = mapped_column(BigInteger)
+    street_total: Mapped[int] = mapped_column(BigInteger)
+    hand_total: Mapped[int] = mapped_column(BigInteger)
+
+
+class LedgerEntry(Base):
+    """A change to a player's balance, why, and the hand it belongs to (if any)."""
+
+    __tablename__ = "ledger"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    hand_id: Mapped[int | None] = mapped_column(
+        ForeignKey("hands.id", ondelete="CASCADE"), index=True
+    )
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    reason: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

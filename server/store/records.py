@@ -1,0 +1,110 @@
+"""Rows for one finished hand, built from the engine's hand and its events.
+
+Building rows is plain Python on values the engine already has; the store only inserts
+them, so a written hand costs little more than the inserts themselves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from engine import ActionTaken, ForcedBetPosted, Hand, history
+
+__all__ = ["HandRows", "hand_rows"]
+
+
+@dataclass(frozen=True)
+class HandRows:
+    """Everything the store writes for one hand, in one transaction. ``hand_id`` is
+    filled in by the database."""
+
+    hand: dict[str, Any]
+    players: list[dict[str, Any]]
+    actions: list[dict[str, Any]]
+    ledger: list[dict[str, Any]]
+
+
+def hand_rows(
+    hand: Hand,
+    *,
+    table_id: int,
+    player_ids: Sequence[int],
+    names: Sequence[str],
+    started_at: datetime,
+    ended_at: datetime,
+    history_text: str | None = None,
+    imported: bool = False,
+    scale: int = 1,
+    currency: str | None = None,
+    deck_commitment: str | None = None,
+    seed: str | None = None,
+    hidden: Sequence[int] = (),
+) -> HandRows:
+    """The rows for a finished ``hand``. ``player_ids`` and ``names`` run in position
+    order; ``hidden`` positions had unknown hole cards in an imported history."""
+    if not hand.is_over:
+        raise ValueError("only a finished hand can be stored")
+    setup = hand.setup
+    text = history_text or history.dump(history.from_hand(hand, players=names))
+    seats = setup.seats
+    hand_row = {
+        "table_id": table_id,
+        "hand_number": setup.hand_number,
+        "variant": "NT",
+        "small_blind": setup.small_blind,
+        "big_blind": setup.big_blind,
+        "ante": max(setup.antes),
+        "scale": scale,
+        "currency": currency,
+        "button_seat": setup.button,
+        "started_at": started_at,
+        "ended_at": ended_at,
+        "board": "".join(str(c) for c in hand.board),
+        "pot": sum(hand.totals),
+        "deck_commitment": deck_commitment,
+        "seed": seed,
+        "history": text,
+        "digest": hashlib.sha256(text.encode()).hexdigest() if imported else None,
+    }
+    players = [
+        {
+            "position": p,
+            "seat": seats[p],
+            "player_id": player_ids[p],
+            "starting_stack": setup.stacks[p],
+            "final_stack": hand.stacks[p],
+            "hole_cards": None if p in hidden else f"{hand.holes[p][0]}{hand.holes[p][1]}",
+            "net": hand.stacks[p] - setup.stacks[p],
+        }
+        for p in range(len(seats))
+    ]
+    actions: list[dict[str, Any]] = []
+    for event in hand.log:
+        if isinstance(event, ActionTaken | ForcedBetPosted):
+            actions.append(
+                {
+                    "seq": len(actions),
+                    "street": event.street if isinstance(event, ActionTaken) else 0,
+                    "seat": event.seat,
+                    "kind": event.kind,
+                    "increment": event.increment,
+                    "street_total": event.street_total,
+                    "hand_total": event.hand_total,
+                }
+            )
+    ledger = [
+        {
+            "player_id": player_ids[p],
+            "table_id": table_id,
+            "amount": row["net"],
+            "reason": "hand",
+            "created_at": ended_at,
+        }
+        for p, row in enumerate(players)
+        if row["net"]
+    ]
+    return HandRows(hand_row, players, actions, ledger)

@@ -1,0 +1,491 @@
+"""The hand-history store: SQLAlchemy 2.x async over SQLite (aiosqlite) or PostgreSQL
+(asyncpg).
+
+Open it with ``async with Store.open(url) as store:``. A finished hand is written in one
+transaction, rows inserted with SQLAlchemy Core (the ORM's unit of work costs several
+times the CPU for these plain inserts); reads use the typed models.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+from collections.abc import AsyncIterator, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import asyncpg
+from sqlalchemy import Table, event, func, insert, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from engine import EngineError, HistoryError, UnsupportedHistoryError, history
+from server.export import HandInfo
+from server.store import migrate
+from server.store.models import Action, Hand, HandPlayer, LedgerEntry, Player, TableRecord
+from server.store.records import HandRows, hand_rows
+
+__all__ = ["HandSummary", "HandWriter", "ImportReport", "Store", "StoreError"]
+
+UTC = dt.UTC
+# The tables behind the models, for Core inserts.
+HANDS = cast(Table, Hand.__table__)
+HAND_PLAYERS = cast(Table, HandPlayer.__table__)
+ACTIONS = cast(Table, Action.__table__)
+LEDGER = cast(Table, LedgerEntry.__table__)
+
+
+class StoreError(Exception):
+    """A store operation that cannot be done: an unknown hand, a database not migrated."""
+
+
+@dataclass(frozen=True)
+class HandSummary:
+    """A line of ``pokerroom hands list``."""
+
+    id: int
+    table: str
+    hand_number: int
+    started_at: dt.datetime
+    pot: int
+    board: str
+    scale: int
+    currency: str | None
+    players: tuple[tuple[str, int], ...]
+    """(name, net) for each player, in position order."""
+
+
+@dataclass
+class ImportReport:
+    """What an import did, hand by hand: ``(source, status, message)`` per hand."""
+
+    imported: int = 0
+    duplicates: int = 0
+    unsupported: int = 0
+    errors: int = 0
+    lines: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # Foreign keys are off by default in SQLite. WAL keeps readers and the writer apart
+    # and, with synchronous=NORMAL, loses no committed transaction when the process dies.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+class HandWriter:
+    """Writes hands one at a time over a connection it keeps, each hand in its own
+    transaction. Checking a connection out of the pool for every hand costs as much CPU
+    as the write itself (docs/operations.md), so each table keeps a writer."""
+
+    def __init__(self, conn: AsyncConnection, driver: Any | None) -> None:
+        self.conn = conn
+        self.driver = driver
+
+    async def write(self, rows: HandRows) -> int:
+        """Write one hand; returns its id. All of it is stored, or none of it:
+        :class:`StoreError` if the database refuses it (e.g. the hand is stored already)."""
+        try:
+            if self.driver is not None:
+                # PostgreSQL: the whole hand is one statement, so one round trip and its
+                # own transaction, sent straight through asyncpg: SQLAlchemy's execution
+                # layer costs three times the driver's CPU for it, the hottest write.
+                return int(await self.driver.fetchval(_PG_WRITE_HAND, *_pg_arguments(rows)))
+            async with self.conn.begin():
+                return (await Store._insert_hands(self.conn, [rows]))[0]
+        except (IntegrityError, asyncpg.IntegrityConstraintViolationError) as exc:
+            hand = rows.hand
+            reason = str(getattr(exc, "orig", exc)).splitlines()[0]
+            raise StoreError(
+                f"hand {hand['hand_number']} of table {hand['table_id']} was not stored: {reason}"
+            ) from exc
+
+
+class Store:
+    """Hands, players, tables and the chip ledger in one database."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.is_sqlite = engine.dialect.name == "sqlite"
+        self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._players: dict[str, int] = {}
+        self._tables: dict[str, int] = {}
+        self._next_number: dict[int, int] = {}  # per table, for imported hands
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def open(
+        cls, url: str, *, upgrade: bool | None = None, pool_size: int = 10
+    ) -> AsyncIterator[Store]:
+        """Connect, check the schema, and dispose of the connections on the way out.
+
+        An SQLite database is upgraded to the latest migration (``upgrade=None`` means
+        "only for SQLite"); any other must already be at it, or :class:`StoreError` says
+        to run ``pokerroom db upgrade``.
+        """
+        options: dict[str, Any] = {}
+        if not url.startswith("sqlite"):
+            options = {"pool_size": pool_size, "max_overflow": pool_size}
+        engine = create_async_engine(url, **options)
+        if engine.dialect.name == "sqlite":
+            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        try:
+            if upgrade if upgrade is not None else engine.dialect.name == "sqlite":
+                await migrate.upgrade(engine)
+            else:
+                await migrate.check_current(engine)
+            yield cls(engine)
+        finally:
+            await engine.dispose()
+
+    # -- players and tables -------------------------------------------------------------
+
+    async def ensure_players(self, names: Iterable[str]) -> dict[str, int]:
+        """Ids for these player names, creating players that do not exist yet."""
+        wanted = set(names) - self._players.keys()
+        if wanted:
+            async with self.engine.begin() as conn:
+                await self._insert_missing(conn, Player, "name", wanted, {})
+                rows = await conn.execute(
+                    select(Player.name, Player.id).where(Player.name.in_(wanted))
+                )
+                self._players.update({name: id_ for name, id_ in rows.all()})  # noqa: C416
+        return self._players
+
+    async def ensure_table(self, name: str, config: dict[str, Any]) -> int:
+        """The id of the table called ``name``, creating it with ``config`` if need be."""
+        if name not in self._tables:
+            async with self.engine.begin() as conn:
+                await self._insert_missing(conn, TableRecord, "name", {name}, {"config": config})
+                row = await conn.execute(select(TableRecord.id).where(TableRecord.name == name))
+                self._tables[name] = row.scalar_one()
+        return self._tables[name]
+
+    async def _insert_missing(
+        self, conn: AsyncConnection, model: Any, key: str, values: set[str], extra: dict[str, Any]
+    ) -> None:
+        now = dt.datetime.now(UTC)
+        rows = [{key: v, "created_at": now, **extra} for v in sorted(values)]
+        make = sqlite_insert if self.is_sqlite else pg_insert
+        # Another process may create the same name at the same moment: keep theirs.
+        await conn.execute(make(model.__table__).on_conflict_do_nothing(), rows)
+
+    # -- writing hands -------------------------------------------------------------------
+
+    async def write_hand(self, rows: HandRows) -> int:
+        """Write one finished hand, its players, actions and ledger entries in one
+        transaction; returns its id. A table writing hand after hand should hold a
+        :meth:`writer` instead, which keeps its connection."""
+        async with self.writer() as writer:
+            return await writer.write(rows)
+
+    @contextlib.asynccontextmanager
+    async def writer(self) -> AsyncIterator[HandWriter]:
+        """A :class:`HandWriter` holding one connection until the block ends."""
+        if self.is_sqlite:
+            async with self.engine.connect() as conn:
+                yield HandWriter(conn, None)
+        else:
+            # An autocommit connection: each statement is its own transaction.
+            async with self._autocommit.connect() as conn:
+                raw = await conn.get_raw_connection()
+                yield HandWriter(conn, raw.driver_connection)
+
+    async def write_hands(self, batch: Sequence[HandRows]) -> list[int]:
+        """Write several hands in one transaction (all or none); returns their ids."""
+        async with self.engine.begin() as conn:
+            return await self._insert_hands(conn, batch)
+
+    @staticmethod
+    async def _insert_hands(conn: AsyncConnection, batch: Sequence[HandRows]) -> list[int]:
+        if len(batch) == 1:
+            result = await conn.execute(insert(HANDS).returning(HANDS.c.id), batch[0].hand)
+            ids = [result.scalar_one()]
+        else:
+            statement = insert(HANDS).returning(HANDS.c.id, sort_by_parameter_order=True)
+            result = await conn.execute(statement, [rows.hand for rows in batch])
+            ids = list(result.scalars())
+        players, actions, ledger = [], [], []
+        for hand_id, rows in zip(ids, batch, strict=True):
+            for row in rows.players:
+                row["hand_id"] = hand_id
+            for row in rows.actions:
+                row["hand_id"] = hand_id
+            for row in rows.ledger:
+                row["hand_id"] = hand_id
+            players += rows.players
+            actions += rows.actions
+            ledger += rows.ledger
+        await conn.execute(insert(HAND_PLAYERS), players)
+        if actions:
+            await conn.execute(insert(ACTIONS), actions)
+        if ledger:
+            await conn.execute(insert(LEDGER), ledger)
+        return ids
+
+    # -- importing ---------------------------------------------------------------------------
+
+    async def import_histories(
+        self, items: Iterable[tuple[str, str, history.HandHistory]], *, batch_size: int = 500
+    ) -> ImportReport:
+        """Store PHH hands, given as ``(source, table name, history)``. Each is replayed
+        first; a hand that does not replay, another variant, or a hand already stored is
+        reported and skipped. Hands are written in batches, each in one transaction, so a
+        hand is stored whole or not at all. Imported hands are numbered in order on their
+        table; the number the history gives stays in the history."""
+        report = ImportReport()
+        pending: list[tuple[str, HandRows]] = []
+        for source, table_name, hh in items:
+            try:
+                rows = await self._import_rows(hh, str(hh.fields.get("table", table_name)))
+            except UnsupportedHistoryError as exc:
+                report.unsupported += 1
+                report.lines.append((source, "unsupported", str(exc)))
+                continue
+            except HistoryError as exc:
+                report.errors += 1
+                report.lines.append((source, "error", str(exc)))
+                continue
+            pending.append((source, rows))
+            if len(pending) >= batch_size:
+                await self._flush_import(pending, report)
+                pending = []
+        if pending:
+            await self._flush_import(pending, report)
+        return report
+
+    async def _flush_import(
+        self, pending: list[tuple[str, HandRows]], report: ImportReport
+    ) -> None:
+        digests = [rows.hand["digest"] for _, rows in pending]
+        async with self.engine.begin() as conn:
+            found = await conn.execute(select(Hand.digest).where(Hand.digest.in_(digests)))
+            existing = set(found.scalars())
+            fresh: list[HandRows] = []
+            for source, rows in pending:
+                if rows.hand["digest"] in existing:
+                    report.duplicates += 1
+                    report.lines.append((source, "duplicate", "already stored"))
+                else:
+                    existing.add(rows.hand["digest"])
+                    fresh.append(rows)
+                    report.lines.append((source, "imported", ""))
+            if fresh:
+                ids = await self._insert_hands(conn, fresh)
+                report.imported += len(ids)
+
+    async def _import_rows(self, hh: history.HandHistory, table_name: str) -> HandRows:
+        replay = history.replay(hh)
+        hand = replay.hand
+        n = len(hand.seats)
+        names = [str(x) for x in hh.fields.get("players", [f"p{i + 1}" for i in range(n)])]
+        if len(names) != n or len(set(names)) != n:
+            raise HistoryError(f"players must be {n} distinct names, got {names!r}")
+        seat_field = hh.fields.get("seats")
+        seats = [int(s) for s in seat_field] if seat_field else [p + 1 for p in range(n)]
+        if len(seats) != n:
+            raise HistoryError(f"seats must have {n} entries, got {seats!r}")
+        ids = await self.ensure_players(names)
+        config = {
+            "small_blind": hand.setup.small_blind,
+            "big_blind": hand.setup.big_blind,
+            "seats": int(hh.fields.get("seat_count", max(seats))),
+        }
+        table_id = await self.ensure_table(table_name, config)
+        started = _history_time(hh)
+        hidden = [p for p, action in enumerate(_dealt(hh, n)) if "?" in action]
+        rows = hand_rows(
+            hand,
+            table_id=table_id,
+            player_ids=[ids[name] for name in names],
+            names=names,
+            started_at=started,
+            ended_at=started,
+            history_text=history.dump(hh),
+            imported=True,
+            scale=replay.scale,
+            currency=str(hh.fields["currency"]) if "currency" in hh.fields else None,
+            hidden=hidden,
+        )
+        for row, seat in zip(rows.players, seats, strict=True):
+            row["seat"] = seat - 1
+        rows.hand["button_seat"] = seats[-1] - 1
+        rows.hand["hand_number"] = await self._next_hand_number(table_id)
+        for row in rows.actions:
+            row["seat"] = seats[row["seat"]] - 1
+        return rows
+
+    async def _next_hand_number(self, table_id: int) -> int:
+        if table_id not in self._next_number:
+            async with self.engine.connect() as conn:
+                top = await conn.execute(
+                    select(func.max(Hand.hand_number)).where(Hand.table_id == table_id)
+                )
+                self._next_number[table_id] = (top.scalar() or 0) + 1
+        number = self._next_number[table_id]
+        self._next_number[table_id] += 1
+        return number
+
+    # -- reading --------------------------------------------------------------------------
+
+    async def list_hands(
+        self,
+        *,
+        player: str | None = None,
+        table: str | None = None,
+        since: dt.datetime | None = None,
+        limit: int = 20,
+    ) -> list[HandSummary]:
+        """The latest hands, newest first, optionally for one player, table or period."""
+        statement = (
+            select(Hand.id, TableRecord.name, Hand.hand_number, Hand.started_at, Hand.pot,
+                   Hand.board, Hand.scale, Hand.currency)
+            .join(TableRecord, Hand.table_id == TableRecord.id)
+            .order_by(Hand.id.desc())
+            .limit(limit)
+        )  # fmt: skip
+        if table is not None:
+            statement = statement.where(TableRecord.name == table)
+        if player is not None:
+            mine = select(HandPlayer.hand_id).join(Player).where(Player.name == player)
+            statement = statement.where(Hand.id.in_(mine))
+        if since is not None:
+            statement = statement.where(Hand.started_at >= since)
+        async with self.engine.connect() as conn:
+            hands = (await conn.execute(statement)).all()
+            ids = [h.id for h in hands]
+            rows = await conn.execute(
+                select(HandPlayer.hand_id, Player.name, HandPlayer.net)
+                .join(Player)
+                .where(HandPlayer.hand_id.in_(ids))
+                .order_by(HandPlayer.hand_id, HandPlayer.position)
+            )
+            players: dict[int, list[tuple[str, int]]] = {}
+            for hand_id, name, net in rows:
+                players.setdefault(hand_id, []).append((name, net))
+        return [
+            HandSummary(h.id, h.name, h.hand_number, _aware(h.started_at), h.pot, h.board,
+                        h.scale, h.currency, tuple(players.get(h.id, ())))
+            for h in hands
+        ]  # fmt: skip
+
+    async def hand_ids(self) -> list[int]:
+        """Every stored hand's id, oldest first."""
+        async with self.engine.connect() as conn:
+            return list((await conn.execute(select(Hand.id).order_by(Hand.id))).scalars())
+
+    async def count_hands(self) -> int:
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(select(func.count()).select_from(Hand))).scalar_one())
+
+    async def hand_info(self, hand_id: int) -> HandInfo:
+        """A stored hand with what the exporters need; :class:`StoreError` if unknown."""
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(Hand.id, Hand.history, Hand.started_at, Hand.currency,
+                           TableRecord.name, TableRecord.config)
+                    .join(TableRecord, Hand.table_id == TableRecord.id)
+                    .where(Hand.id == hand_id)
+                )
+            ).first()  # fmt: skip
+            if row is None:
+                raise StoreError(f"no hand with id {hand_id}")
+            players = (
+                await conn.execute(
+                    select(Player.name, HandPlayer.seat)
+                    .join(Player)
+                    .where(HandPlayer.hand_id == hand_id)
+                    .order_by(HandPlayer.position)
+                )
+            ).all()
+        try:
+            hh = history.load(row.history)
+        except EngineError as exc:  # stored by us, so this is a bug or a broken database
+            raise StoreError(f"hand {hand_id} has an unreadable history: {exc}") from exc
+        return HandInfo(
+            hand_id=row.id,
+            table_name=row.name,
+            started_at=_aware(row.started_at),
+            players=tuple(name for name, _ in players),
+            seats=tuple(seat + 1 for _, seat in players),
+            history=hh,
+            currency=row.currency,
+            max_seats=int(row.config.get("seats", 6)),
+        )
+
+
+def _columns(table: Table, skip: tuple[str, ...]) -> list[str]:
+    return [c.name for c in table.columns if c.name not in skip]
+
+
+def _json_insert(table: Table, parameter: int) -> str:
+    """``INSERT INTO table SELECT h.id, ... FROM h, json_populate_recordset(...)``: the
+    rows arrive as one JSON array parameter, which the server unpacks by the table's own
+    row type. (Arrays per column cost us a Python type check per element to encode.)"""
+    columns = _columns(table, ("hand_id", "id", "created_at"))
+    picked = ", ".join(f"x.{c}" for c in columns)
+    stamp = ", created_at" if "created_at" in table.c else ""
+    stamp_value = f", ${_HAND_COLUMNS.index('ended_at') + 1}::timestamptz" if stamp else ""
+    return (
+        f"INSERT INTO {table.name} (hand_id, {', '.join(columns)}{stamp}) "
+        f"SELECT h.id, {picked}{stamp_value} FROM h, "
+        f"json_populate_recordset(NULL::{table.name}, ${parameter}::json) AS x"
+    )
+
+
+def _pg_arguments(rows: HandRows) -> list[Any]:
+    hand = rows.hand
+    return [
+        *(hand[c] for c in _HAND_COLUMNS),
+        json.dumps(rows.players),
+        json.dumps(rows.actions),
+        json.dumps([{k: v for k, v in r.items() if k != "created_at"} for r in rows.ledger]),
+    ]
+
+
+_HAND_COLUMNS = _columns(HANDS, ("id",))
+_N = len(_HAND_COLUMNS)
+# A whole hand in one PostgreSQL statement (asyncpg's $n parameters): the hand row, then
+# its players, actions and ledger entries, all in the statement's own transaction.
+_PG_WRITE_HAND = (
+    f"WITH h AS (INSERT INTO hands ({', '.join(_HAND_COLUMNS)}) "
+    f"VALUES ({', '.join(f'${i}' for i in range(1, _N + 1))}) RETURNING id), "
+    f"p AS ({_json_insert(HAND_PLAYERS, _N + 1)}), "
+    f"a AS ({_json_insert(ACTIONS, _N + 2)}), "
+    f"l AS ({_json_insert(LEDGER, _N + 3)}) "
+    "SELECT id FROM h"
+)
+
+
+def _aware(moment: dt.datetime) -> dt.datetime:
+    # SQLite hands back naive datetimes; every time we store is UTC.
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _dealt(hh: history.HandHistory, n: int) -> list[str]:
+    """Each position's hole-card text in a history ("????" when unknown)."""
+    dealt = ["????"] * n
+    for action in hh.actions:
+        words = action.split("#", 1)[0].split()
+        if len(words) >= 3 and words[:2] == ["d", "dh"] and words[2][1:].isdigit():
+            dealt[int(words[2][1:]) - 1] = words[3] if len(words) > 3 else "????"
+    return dealt
+
+
+def _history_time(hh: history.HandHistory) -> dt.datetime:
+    """When a history says its hand was played (PHH year/month/day/time), else now."""
+    f = hh.fields
+    try:
+        day = dt.date(int(f["year"]), int(f.get("month", 1)), int(f.get("day", 1)))
+    except (KeyError, ValueError, TypeError):
+        return dt.datetime.now(UTC)
+    clock = f.get("time")
+    moment = dt.datetime.combine(day, clock if isinstance(clock, dt.time) else dt.time())
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment

@@ -1,0 +1,80 @@
+"""Databases for the store's tests: a fresh SQLite file, and a fresh PostgreSQL database
+on the server at 127.0.0.1:5432 (CI has one; these tests never skip it).
+
+``POKERROOM_TEST_PG`` names another server's admin database if needed.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from engine import BetOrRaiseTo, CheckOrCall, Deck, Fold, Hand, Table, TableConfig
+
+PG_ADMIN = os.environ.get("POKERROOM_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+async def create_pg_database() -> str:
+    """A new empty PostgreSQL database; returns its asyncpg SQLAlchemy URL."""
+    name = f"pokerroom_test_{uuid.uuid4().hex[:12]}"
+    conn = await asyncpg.connect(PG_ADMIN)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
+    return f"{base}/{name}"
+
+
+async def drop_pg_database(url: str) -> None:
+    name = url.rsplit("/", 1)[1]
+    conn = await asyncpg.connect(PG_ADMIN)
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """An empty database of each kind."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'store.db'}"
+        return
+    url = await create_pg_database()
+    try:
+        yield url
+    finally:
+        await drop_pg_database(url)
+
+
+def play_hands(count: int, seed: int, players: int = 6) -> Iterator[Hand]:
+    """Finished hands at one table, random legal actions, all-ins included."""
+    rng = random.Random(seed)
+    table = Table(TableConfig(small_blind=50, big_blind=100, seats=players, min_buy_in=100))
+    for played in range(count):
+        for chair in range(players):
+            if chair not in table.occupied():
+                table.sit_down(chair, rng.choice([300, 2_000, 10_000]))
+        table.start_hand(Deck.shuffled(rng))
+        while table.hand_in_progress:
+            seat = table.to_act
+            assert seat is not None
+            menu = table.legal_actions(seat)
+            assert menu is not None
+            r = rng.random()
+            if menu.can_raise and r < 0.25:
+                table.apply(BetOrRaiseTo(seat, rng.choice([menu.min_raise_to, menu.max_raise_to])))
+            elif menu.can_fold and r < 0.45:
+                table.apply(Fold(seat))
+            else:
+                table.apply(CheckOrCall(seat))
+        assert table.hand is not None
+        yield table.hand
+        assert played < count

@@ -1,0 +1,225 @@
+"""The store on SQLite and on PostgreSQL: migrations, writing, reading, importing."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import func, inspect, select, text
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from engine import Hand, history
+from server.store import MigrationError, Store, StoreError, hand_rows, migrate
+from server.store.models import Action, Base, HandPlayer, LedgerEntry
+from server.store.models import Hand as HandRow
+from tests.conftest import SHARED_DATA
+from tests.server.conftest import play_hands
+
+NOW = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.UTC)
+PLURIBUS = SHARED_DATA / "phh" / "pluribus"
+
+
+async def schema_differences(engine: AsyncEngine) -> list[object]:
+    async with engine.connect() as conn:
+        return await conn.run_sync(
+            lambda sync: compare_metadata(MigrationContext.configure(sync), Base.metadata)
+        )
+
+
+async def table_names(engine: AsyncEngine) -> set[str]:
+    async with engine.connect() as conn:
+        names = await conn.run_sync(lambda sync: inspect(sync).get_table_names())
+    return set(names) - {"alembic_version"}
+
+
+async def test_migrations_build_the_models_schema_and_go_down_and_up_again(db_url: str) -> None:
+    engine = create_async_engine(db_url)
+    try:
+        assert await migrate.current(engine) is None
+        await migrate.upgrade(engine)
+        assert await migrate.current(engine) == migrate.head()
+        assert await schema_differences(engine) == []
+        await migrate.downgrade(engine, "base")
+        assert await table_names(engine) == set()
+        await migrate.upgrade(engine)
+        assert await schema_differences(engine) == []
+        assert await table_names(engine) == set(Base.metadata.tables)
+    finally:
+        await engine.dispose()
+
+
+async def test_postgresql_is_not_migrated_behind_the_operators_back(db_url: str) -> None:
+    if db_url.startswith("sqlite"):
+        async with Store.open(db_url) as store:  # SQLite: upgraded on open
+            assert await store.count_hands() == 0
+        return
+    with pytest.raises(MigrationError, match="run pokerroom db upgrade"):
+        async with Store.open(db_url):
+            pass
+
+
+async def write_played(store: Store, hands: list[Hand]) -> list[int]:
+    names = [f"player{i}" for i in range(10)]
+    ids = await store.ensure_players(names)
+    table_id = await store.ensure_table("test table", {"small_blind": 50, "big_blind": 100})
+    written = []
+    for hand in hands:
+        rows = hand_rows(
+            hand,
+            table_id=table_id,
+            player_ids=[ids[names[s]] for s in hand.seats],
+            names=[names[s] for s in hand.seats],
+            started_at=NOW,
+            ended_at=NOW,
+        )
+        written.append(await store.write_hand(rows))
+    return written
+
+
+async def test_a_written_hand_reads_back_and_replays_exactly(db_url: str) -> None:
+    hands = list(play_hands(40, seed=1))
+    async with Store.open(db_url, upgrade=True) as store:
+        ids = await write_played(store, hands)
+        assert await store.hand_ids() == ids
+        for hand_id, hand in zip(ids, hands, strict=True):
+            info = await store.hand_info(hand_id)
+            assert info.players == tuple(f"player{s}" for s in hand.seats)
+            replay = history.replay(info.history)
+            assert replay.hand.stacks == hand.stacks
+            assert [type(e) for e in replay.events] == [
+                type(e) for e in hand.log if type(e).__name__ != "PlayerStood"
+            ]
+        async with store.engine.connect() as conn:
+            for hand_id, hand in zip(ids, hands, strict=True):
+                nets = (
+                    await conn.execute(
+                        select(HandPlayer.net)
+                        .where(HandPlayer.hand_id == hand_id)
+                        .order_by(HandPlayer.position)
+                    )
+                ).scalars()
+                assert list(nets) == [
+                    s - t for s, t in zip(hand.stacks, hand.setup.stacks, strict=True)
+                ]
+                ledger = await conn.execute(
+                    select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+                        LedgerEntry.hand_id == hand_id
+                    )
+                )
+                assert ledger.scalar_one() == 0  # chips only move between the players
+                actions = await conn.execute(
+                    select(func.count()).select_from(Action).where(Action.hand_id == hand_id)
+                )
+                kinds = {"ActionTaken", "ForcedBetPosted"}
+                assert actions.scalar_one() == sum(type(e).__name__ in kinds for e in hand.log)
+
+
+async def test_batched_writes_keep_the_order_of_the_hands(db_url: str) -> None:
+    hands = list(play_hands(30, seed=2))
+    async with Store.open(db_url, upgrade=True) as store:
+        names = [f"player{i}" for i in range(10)]
+        ids = await store.ensure_players(names)
+        table_id = await store.ensure_table("batch", {})
+        batch = [
+            hand_rows(h, table_id=table_id, player_ids=[ids[names[s]] for s in h.seats],
+                      names=[names[s] for s in h.seats], started_at=NOW, ended_at=NOW)
+            for h in hands
+        ]  # fmt: skip
+        written = await store.write_hands(batch)
+        for hand_id, hand in zip(written, hands, strict=True):
+            info = await store.hand_info(hand_id)
+            assert history.replay(info.history).hand.stacks == hand.stacks
+
+
+async def test_a_failed_write_leaves_nothing_behind(db_url: str) -> None:
+    hands = list(play_hands(2, seed=3))
+    async with Store.open(db_url, upgrade=True) as store:
+        await write_played(store, hands[:1])
+        before = await counts(store)
+        # The same table and hand number again breaks a unique constraint after the
+        # hand row is built: the whole transaction must go.
+        with pytest.raises(StoreError, match="hand 1 of table 1 was not stored"):
+            await write_played(store, hands[:1])
+        assert await counts(store) == before
+
+
+async def counts(store: Store) -> tuple[int, ...]:
+    async with store.engine.connect() as conn:
+        return tuple(
+            [
+                (await conn.execute(select(func.count()).select_from(model))).scalar_one()
+                for model in (HandRow, HandPlayer, Action, LedgerEntry)
+            ]
+        )
+
+
+async def test_import_pluribus_hands_lists_and_skips_duplicates(db_url: str) -> None:
+    files = sorted((PLURIBUS / "30").glob("*.phh"))[:40]
+    items = [(str(f), "pluribus/30", history.load(f.read_text())) for f in files]
+    async with Store.open(db_url, upgrade=True) as store:
+        report = await store.import_histories(items, batch_size=15)
+        assert (report.imported, report.errors, report.duplicates) == (40, 0, 0)
+        again = await store.import_histories(items[:5])
+        assert (again.imported, again.duplicates) == (0, 5)
+        mine = await store.list_hands(player="Pluribus", limit=100)
+        assert len(mine) == 40 and all("Pluribus" in dict(h.players) for h in mine)
+        assert await store.list_hands(table="no such table") == []
+        newest = await store.list_hands(limit=3)
+        assert [h.id for h in newest] == sorted((h.id for h in newest), reverse=True)
+        info = await store.hand_info(newest[0].id)
+        recorded = history.load(files[-1].read_text())
+        assert history.replay(info.history).final_stacks == recorded.finishing_stacks
+
+
+async def test_an_import_never_half_imports_a_hand(db_url: str, tmp_path: Path) -> None:
+    good = [history.load(f.read_text()) for f in sorted((PLURIBUS / "31").glob("*.phh"))[:3]]
+    bad = history.load((PLURIBUS / "31" / "5.phh").read_text())
+    bad.actions = [a for a in bad.actions if a.startswith("d dh")]  # nobody ever acts
+    other = history.load((SHARED_DATA / "phh" / "antonius-blom-2009.phh").read_text())
+    items = [("good0", "t", good[0]), ("bad", "t", bad), ("good1", "t", good[1]),
+             ("omaha", "t", other), ("good2", "t", good[2])]  # fmt: skip
+    async with Store.open(db_url, upgrade=True) as store:
+        report = await store.import_histories(items)
+        assert (report.imported, report.errors, report.unsupported) == (3, 1, 1)
+        assert ("bad", "error", "the actions end before the hand does") in report.lines
+        hands, players, actions, _ledger = await counts(store)
+        assert hands == 3 and players == 18
+        expected = sum(
+            sum(
+                type(e).__name__ in {"ActionTaken", "ForcedBetPosted"}
+                for e in history.replay(h).events
+            )
+            for h in good
+        )
+        assert actions == expected
+
+
+async def test_decimal_money_hands_store_in_cents(db_url: str) -> None:
+    path = next((SHARED_DATA / "phh" / "handhq").rglob("*.phhs"))
+    items = [
+        (f"{path}[{i}]", "handhq", hh) for i, hh in enumerate(history.load_all(path.read_text()), 1)
+    ]
+    async with Store.open(db_url, upgrade=True) as store:
+        report = await store.import_histories(items)
+        assert report.imported + report.errors == 12 and report.imported >= 11
+        hands = await store.list_hands(limit=20)
+        # Each hand keeps its smallest unit: cents, or tenths where that is enough.
+        assert {h.scale for h in hands} <= {10, 100} and all(h.pot % 1 == 0 for h in hands)
+
+
+async def test_an_unknown_hand_id_is_a_clear_error(db_url: str) -> None:
+    async with Store.open(db_url, upgrade=True) as store:
+        with pytest.raises(StoreError, match="no hand with id 4242"):
+            await store.hand_info(4242)
+
+
+async def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
+    async with (
+        Store.open(f"sqlite+aiosqlite:///{tmp_path / 'wal.db'}") as store,
+        store.engine.connect() as conn,
+    ):
+        assert (await conn.execute(text("PRAGMA journal_mode"))).scalar_one() == "wal"
+        assert (await conn.execute(text("PRAGMA foreign_keys"))).scalar_one() == 1
