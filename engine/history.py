@@ -192,6 +192,8 @@ class _Game:
     setup: HandSetup
     deck: Deck
     actions: list[tuple[int, str, str]]  # (line number, actor, rest), dealing kept
+    face_up: tuple[bool, ...]
+    known: tuple[bool, ...]
 
 
 def _scale_of(values: Iterable[Number]) -> int:
@@ -244,12 +246,14 @@ def _prepare(history: HandHistory) -> _Game:
     live = sorted(b for b in blinds if b)
     min_bet = _to_chips(history.min_bet, scale) or (live[-1] if live else 1)
 
-    holes, board, actions = _dealing(parsed, n)
-    known = [c for hole in holes for c in hole if c is not None] + board
-    if len(set(known)) != len(known):
+    holes, face_up, board, actions = _dealing(parsed, n)
+    known = tuple(None not in hole for hole in holes)
+    used = [c for hole in holes for c in hole if c is not None] + board
+    if len(set(used)) != len(used):
         raise HistoryError("a card is dealt twice")
-    spare = iter(c for c in Deck.from_cards(()).cards if c not in set(known))
-    # Unknown hole cards ("????") are never shown, so any unused card can stand in.
+    spare = iter(c for c in Deck.from_cards(()).cards if c not in set(used))
+    # Hole cards never known ("????", never shown) get unused stand-ins; Replay.known
+    # says which, so nothing shows them.
     filled = [[c if c is not None else next(spare) for c in hole] for hole in holes]
     order = [hole[0] for hole in filled] + [hole[1] for hole in filled] + board
     setup = HandSetup(
@@ -263,14 +267,16 @@ def _prepare(history: HandHistory) -> _Game:
         big_blind_ante=big_blind_ante,
         min_bet=min_bet,
     )
-    return _Game(scale, setup, Deck.from_cards(order), actions)
+    return _Game(scale, setup, Deck.from_cards(order), actions, tuple(face_up), known)
 
 
 def _dealing(
     parsed: list[tuple[int, list[str]]], n: int
-) -> tuple[list[list[Card | None]], list[Card], list[tuple[int, str, str]]]:
-    """Hole cards (None where unknown), the board, and the actions in order."""
+) -> tuple[list[list[Card | None]], list[bool], list[Card], list[tuple[int, str, str]]]:
+    """Hole cards (None where unknown), whether each player's were dealt face up (known
+    from the deal), the board, and the actions in order."""
     holes: list[list[Card | None]] = [[None, None] for _ in range(n)]
+    face_up = [False] * n
     board: list[Card] = []
     actions: list[tuple[int, str, str]] = []
     for line, words in parsed:
@@ -283,6 +289,7 @@ def _dealing(
                     f"action {line}: {len(cards)} hole cards; hold'em deals 2"
                 )
             holes[player] = cards
+            face_up[player] = None not in cards
         elif len(words) == 3 and words[1] == "sm" and words[0].startswith("p"):
             # Cards dealt unknown ("????") may be shown at the end: use the real ones.
             player = _player_index(words[0], n, line)
@@ -297,7 +304,7 @@ def _dealing(
                 raise HistoryError(f"action {line}: unknown board cards")
             board += [c for c in dealt if c is not None]
         actions.append((line, words[0], " ".join(words[1:])))
-    return holes, board, actions
+    return holes, face_up, board, actions
 
 
 def _player_index(word: str, n: int, line: int) -> int:
@@ -352,6 +359,11 @@ class Replay:
     scale: int
     repairs: list[str]
     """Actions the file left out and the replay supplied (see :func:`replay`)."""
+    face_up: tuple[bool, ...]
+    """By position: the history deals this player's hole cards face up."""
+    known: tuple[bool, ...]
+    """By position: the history knows these hole cards (dealt face up, or shown later).
+    Where it does not, ``hand.holes`` holds stand-ins that must never be shown."""
 
     @property
     def final_stacks(self) -> list[Number]:
@@ -395,7 +407,7 @@ def replay(history: HandHistory) -> Replay:
             raise HistoryError(f"action {line}: {actor} {rest!r}: {exc}") from None
     if not hand.is_over:
         raise HistoryError("the actions end before the hand does")
-    return Replay(hand, events, game.scale, repairs)
+    return Replay(hand, events, game.scale, repairs, game.face_up, game.known)
 
 
 def _repair(hand: Hand, seat: int, repairs: list[str]) -> list[Event]:

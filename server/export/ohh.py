@@ -60,8 +60,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from engine.cards import parse_cards
-from engine.errors import EngineError
 from engine.events import (
     ActionTaken,
     BoardDealt,
@@ -73,7 +71,7 @@ from engine.events import (
     PotAwarded,
     Street,
 )
-from engine.history import HandHistory, replay
+from engine.history import replay
 from server.export import HandInfo
 
 __all__ = [
@@ -141,7 +139,11 @@ def render(info: HandInfo, *, hero: int | None = None) -> dict[str, object]:
     def money(chips: int) -> Amount:
         return chips if scale == 1 else Decimal(chips) / scale
 
-    known = _known_holes(info.history, n)
+    # Stand-ins replace hole cards a history never knew: show only the known ones.
+    known = [
+        tuple(str(c) for c in hole) if result.known[p] else ()
+        for p, hole in enumerate(result.hand.holes)
+    ]
     start = result.events[0]
     assert isinstance(start, HandStarted)
     rounds = [_Round("Preflop", [])]
@@ -243,29 +245,6 @@ def _action(
     if cards:
         action["cards"] = list(cards)
     return action
-
-
-def _known_holes(history: HandHistory, n: int) -> list[tuple[str, ...]]:
-    """Each position's hole cards as far as the history records them (dealt or shown),
-    leaving out unknown ``??`` cards; a replay deals stand-ins for those."""
-    holes: list[tuple[str, ...]] = [() for _ in range(n)]
-    for action in history.actions:
-        words = action.split("#", 1)[0].split()
-        if len(words) == 4 and words[:2] == ["d", "dh"]:
-            who, text = words[2], words[3]
-        elif len(words) == 3 and words[1] == "sm" and words[0] != "d":
-            who, text = words[0], words[2]
-        else:
-            continue
-        tokens = [text[i : i + 2] for i in range(0, len(text), 2)]
-        try:
-            cards = tuple(str(c) for c in parse_cards(" ".join(t for t in tokens if t != "??")))
-            position = int(who[1:]) - 1
-        except (EngineError, ValueError):
-            continue
-        if 0 <= position < n and len(cards) > len(holes[position]):
-            holes[position] = cards
-    return holes
 
 
 def _utc(moment: datetime) -> str:

@@ -30,8 +30,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from engine.cards import Card, parse_cards
-from engine.errors import EngineError
+from engine.cards import Card
 from engine.evaluator import HandCategory, HandValue, evaluate
 from engine.events import (
     ActionTaken,
@@ -45,7 +44,7 @@ from engine.events import (
     Street,
     UncalledBetReturned,
 )
-from engine.history import HandHistory, replay
+from engine.history import replay
 from server.export import HandInfo
 
 __all__ = ["hand_name", "render", "render_all"]
@@ -67,7 +66,10 @@ def render(info: HandInfo) -> str:
         raise ValueError(
             f"the hand has {n} players; got {len(info.players)} names and {len(info.seats)} seats"
         )
-    return _Renderer(info, result.events, result.hand.setup.blinds, result.scale).run()
+    holes = [tuple(h) if result.known[p] else None for p, h in enumerate(result.hand.holes)]
+    return _Renderer(
+        info, result.events, result.hand.setup.blinds, result.scale, list(result.face_up), holes
+    ).run()
 
 
 def render_all(infos: Sequence[HandInfo]) -> str:
@@ -163,35 +165,6 @@ def _cards(cards: Sequence[Card]) -> str:
     return "[" + " ".join(str(c) for c in cards) + "]"
 
 
-def _recorded_holes(
-    history: HandHistory, n: int
-) -> tuple[list[bool], list[tuple[Card, ...] | None]]:
-    """Which players' hole cards the history deals face up, and every player's cards as
-    far as the history knows them (dealt, or shown at the end)."""
-    dealt = [False] * n
-    known: list[tuple[Card, ...] | None] = [None] * n
-    for action in history.actions:
-        words = action.split("#", 1)[0].split()
-        if len(words) == 4 and words[:2] == ["d", "dh"]:
-            player, text = words[2], words[3]
-            is_dealt = True
-        elif len(words) == 3 and words[1] == "sm":
-            player, text = words[0], words[2]
-            is_dealt = False
-        else:
-            continue
-        if "?" in text or not player[1:].isdigit() or not 1 <= int(player[1:]) <= n:
-            continue
-        try:
-            cards = parse_cards(text)
-        except EngineError:
-            continue
-        p = int(player[1:]) - 1
-        dealt[p] = dealt[p] or is_dealt
-        known[p] = cards
-    return dealt, known
-
-
 # -- the renderer ----------------------------------------------------------------------
 
 
@@ -215,6 +188,10 @@ class _Renderer:
     events: list[Event]
     blinds: tuple[int, ...]
     scale: int
+    dealt_face_up: list[bool]
+    """By position: the history deals these hole cards face up ("Dealt to" lines)."""
+    holes: list[tuple[Card, ...] | None]
+    """By position: the hole cards where the history knows them (dealt or shown)."""
     lines: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -227,7 +204,6 @@ class _Renderer:
             _Player(name, seat)
             for name, seat in zip(self.info.players, self.info.seats, strict=True)
         ]
-        self.dealt_face_up, self.holes = _recorded_holes(self.info.history, len(self.players))
         self.button = len(self.players) - 1  # PHH's last player, unless the hand says
 
     def money(self, chips: int) -> str:

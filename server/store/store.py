@@ -299,7 +299,7 @@ class Store:
         }
         table_id = await self.ensure_table(table_name, config)
         started = _history_time(hh)
-        hidden = [p for p, action in enumerate(_dealt(hh, n)) if "?" in action]
+        hidden = [p for p in range(n) if not replay.known[p]]
         rows = hand_rows(
             hand,
             table_id=table_id,
@@ -467,16 +467,6 @@ _PG_WRITE_HAND = (
 def _aware(moment: dt.datetime) -> dt.datetime:
     # SQLite hands back naive datetimes; every time we store is UTC.
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-def _dealt(hh: history.HandHistory, n: int) -> list[str]:
-    """Each position's hole-card text in a history ("????" when unknown)."""
-    dealt = ["????"] * n
-    for action in hh.actions:
-        words = action.split("#", 1)[0].split()
-        if len(words) >= 3 and words[:2] == ["d", "dh"] and words[2][1:].isdigit():
-            dealt[int(words[2][1:]) - 1] = words[3] if len(words) > 3 else "????"
-    return dealt
 
 
 def _history_time(hh: history.HandHistory) -> dt.datetime:
