@@ -38,6 +38,7 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python -m bench.evaluator
 	$(BIN)/python -m bench.all7
 	$(BIN)/python -m bench.engine
+	$(BIN)/python -m bench.store
 
 # Re-pin every dependency (needs uv: pip install uv).
 lock:
@@ -45,4 +46,4 @@ lock:
 	uv pip compile pyproject.toml --python-version 3.11 --extra dev --extra bench -o requirements/bench.txt
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
