@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from engine import history
-from engine.actions import BetOrRaiseTo, CheckOrCall, Fold
 from engine.deck import Deck
 from engine.errors import HistoryError
 from engine.events import Event, ForcedBetPosted, HandEnded, HandStarted, PlayerStood, PotAwarded
@@ -17,6 +16,7 @@ from engine.hand import Hand
 from engine.rules import TableConfig
 from engine.table import Table
 from tests.conftest import SHARED_DATA
+from tests.helpers import play_out
 
 PHH = SHARED_DATA / "phh"
 
@@ -80,28 +80,15 @@ def test_handhq_decimal_dollar_hands_replay_in_cents() -> None:
     )
 
 
-def play_random_hands(seed: int, count: int) -> list[tuple[Table, list[object]]]:
+def play_random_hands(seed: int, count: int) -> list[tuple[Table, list[Event]]]:
     rng = random.Random(seed)
     out = []
     for _ in range(count):
         table = Table(TableConfig(small_blind=5, big_blind=10, seats=6, min_buy_in=1))
         for chair in rng.sample(range(6), rng.randint(2, 6)):
             table.sit_down(chair, rng.choice([3, 40, 250, 1000]))
-        events: list[object] = list(table.start_hand(Deck.shuffled(rng)))
-        while table.hand_in_progress:
-            seat = table.to_act
-            assert seat is not None
-            menu = table.legal_actions(seat)
-            assert menu is not None
-            r = rng.random()
-            if menu.can_raise and r < 0.35:
-                events += table.apply(
-                    BetOrRaiseTo(seat, rng.choice([menu.min_raise_to, menu.max_raise_to]))
-                )
-            elif menu.can_fold and r < 0.5:
-                events += table.apply(Fold(seat))
-            else:
-                events += table.apply(CheckOrCall(seat))
+        events = table.start_hand(Deck.shuffled(rng))
+        events += play_out(table, rng, raise_share=0.35, fold_share=0.15)
         out.append((table, events))
     return out
 

@@ -15,7 +15,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from engine import BetOrRaiseTo, CheckOrCall, Deck, Fold, Hand, Table, TableConfig
+from engine import Deck, Hand, Table, TableConfig
+from tests.helpers import play_out
 
 PG_ADMIN = os.environ.get("POKERROOM_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -63,18 +64,7 @@ def play_hands(count: int, seed: int, players: int = 6) -> Iterator[Hand]:
             if chair not in table.occupied():
                 table.sit_down(chair, rng.choice([300, 2_000, 10_000]))
         table.start_hand(Deck.shuffled(rng))
-        while table.hand_in_progress:
-            seat = table.to_act
-            assert seat is not None
-            menu = table.legal_actions(seat)
-            assert menu is not None
-            r = rng.random()
-            if menu.can_raise and r < 0.25:
-                table.apply(BetOrRaiseTo(seat, rng.choice([menu.min_raise_to, menu.max_raise_to])))
-            elif menu.can_fold and r < 0.45:
-                table.apply(Fold(seat))
-            else:
-                table.apply(CheckOrCall(seat))
+        play_out(table, rng)
         assert table.hand is not None
         yield table.hand
         assert played < count

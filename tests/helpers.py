@@ -1,0 +1,29 @@
+"""Helpers the test suites share."""
+
+from __future__ import annotations
+
+import random
+
+from engine import BetOrRaiseTo, CheckOrCall, Event, Fold, Table
+
+
+def play_out(
+    table: Table, rng: random.Random, *, raise_share: float = 0.25, fold_share: float = 0.2
+) -> list[Event]:
+    """Play the hand in progress to its end with random legal actions: a raise (to the
+    minimum or all in) with ``raise_share``, a fold with ``fold_share``, else check/call."""
+    events: list[Event] = []
+    while table.hand_in_progress:
+        seat = table.to_act
+        assert seat is not None
+        menu = table.legal_actions(seat)
+        assert menu is not None
+        r = rng.random()
+        if menu.can_raise and r < raise_share:
+            amount = rng.choice([menu.min_raise_to, menu.max_raise_to])
+            events += table.apply(BetOrRaiseTo(seat, amount))
+        elif menu.can_fold and r < raise_share + fold_share:
+            events += table.apply(Fold(seat))
+        else:
+            events += table.apply(CheckOrCall(seat))
+    return events
