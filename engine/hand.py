@@ -80,6 +80,11 @@ class HandSetup:
     fold_when_check_is_free: bool = False
     min_bet: int = field(default=0)
     """The smallest bet; the big blind unless set."""
+    big_blind_position: int | None = None
+    """Whose blind opens the betting: preflop, the first to act is the next player. By
+    default the largest blind's (the later one on a tie, as PHH and pokerkit read
+    straddles); a table names its big blind, since a newcomer posting a big blind
+    elsewhere does not move the action (docs/rules.md P1)."""
 
     def __post_init__(self) -> None:
         n = len(self.seats)
@@ -250,8 +255,11 @@ class Hand:
         self.current_bet = max(owed, *self.bets)
         for p in range(self.n):
             events.append(HoleCardsDealt(self.seats[p], self.holes[p]))
-        last_blind = blind_order[-1][1] if blind_order else self.n - 1
-        self._continue(events, self._next_to_act(last_blind))
+        if s.big_blind_position is not None:
+            opener = s.big_blind_position
+        else:
+            opener = blind_order[-1][1] if blind_order else self.n - 1
+        self._continue(events, self._next_to_act(opener))
         self.log.extend(events)
         return events
 

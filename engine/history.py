@@ -24,6 +24,7 @@ tables ``[1]``, ``[2]``, ...
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import tomllib
 from collections.abc import Iterable, Sequence
@@ -144,6 +145,8 @@ def _toml_value(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False)  # a valid TOML basic string
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, dt.date | dt.time):  # TOML has date and time values: keep them
+        return value.isoformat()
     if isinstance(value, int | Decimal):
         return str(value)
     if isinstance(value, float):
@@ -238,9 +241,14 @@ def _prepare(history: HandHistory) -> _Game:
     scale = _scale_of(amounts)
     antes = [_to_chips(a, scale) for a in history.antes]
     blinds = [_to_chips(b, scale) for b in history.blinds_or_straddles]
+    dead = [_to_chips(d, scale) for d in history.fields.get("_dead_blinds", [0] * n)]
+    if len(dead) != n:
+        raise HistoryError(f"_dead_blinds has {len(dead)} entries for {n} players")
+    antes = [a - d for a, d in zip(antes, dead, strict=True)]  # our own field: see from_hand
     if n == 2:  # heads-up: p1 is the big blind; PHH lists the small blind first
         antes.reverse()
         blinds.reverse()
+        dead.reverse()
     nonzero_antes = {a for a in antes if a}
     big_blind_ante = bool(nonzero_antes) and any(a == 0 for a in antes)
     live = sorted(b for b in blinds if b)
@@ -264,8 +272,14 @@ def _prepare(history: HandHistory) -> _Game:
         big_blind=min_bet,
         blinds=tuple(blinds),
         antes=tuple(antes),
+        dead_blinds=tuple(dead),
         big_blind_ante=big_blind_ante,
         min_bet=min_bet,
+        big_blind_position=(
+            _player_index(f"p{history.fields['_big_blind_player']}", n, 0)
+            if "_big_blind_player" in history.fields
+            else None
+        ),
     )
     return _Game(scale, setup, Deck.from_cards(order), actions, tuple(face_up), known)
 
@@ -380,7 +394,14 @@ def replay(history: HandHistory) -> Replay:
 
     Raises :class:`HistoryError` when the history breaks our rules or does not finish.
     """
-    game = _prepare(history)
+    try:
+        game = _prepare(history)
+    except HistoryError:
+        raise
+    except EngineError as exc:  # e.g. a negative stack: the hand cannot be set up
+        raise HistoryError(f"cannot set up the hand: {exc}") from None
+    except (ArithmeticError, ValueError, TypeError, IndexError) as exc:
+        raise HistoryError(f"malformed hand: {exc}") from None
     hand = Hand(game.setup, game.deck)
     events = hand.start()
     n = len(game.setup.seats)
@@ -391,7 +412,10 @@ def replay(history: HandHistory) -> Replay:
             if rest.startswith("db"):
                 # Our engine deals a street as soon as betting ends: by the time the file
                 # deals it, we must have too, or the betting ended somewhere else.
-                board_seen += len(rest.split()[1]) // 2
+                parts = rest.split()
+                if len(parts) != 2:
+                    raise HistoryError(f"action {line}: 'd db' needs the cards it deals")
+                board_seen += len(parts[1]) // 2
                 if len(hand.board) < board_seen:
                     raise HistoryError(f"action {line}: board dealt while betting is open")
             continue
@@ -489,9 +513,13 @@ def from_hand(hand: Hand, players: Sequence[str] | None = None) -> HandHistory:
     if n == 2:
         antes.reverse()
         blinds.reverse()
-    if any(setup.dead_blinds):
-        # PHH has no dead blinds; they are dead money like antes.
-        antes = [a + d for a, d in zip(antes, setup.dead_blinds, strict=True)]
+    dead = list(setup.dead_blinds)
+    if n == 2:
+        dead.reverse()
+    if any(dead):
+        # PHH has no dead blinds: other tools see them as antes; our own field says which
+        # part was a dead blind, so our replay treats it as one.
+        antes = [a + d for a, d in zip(antes, dead, strict=True)]
     player = {seat: f"p{i + 1}" for i, seat in enumerate(setup.seats)}
     actions: list[str] = []
     for event in hand.log:
@@ -511,6 +539,12 @@ def from_hand(hand: Hand, players: Sequence[str] | None = None) -> HandHistory:
         elif isinstance(event, CardsMucked):
             actions.append(f"{player[event.seat]} sm")
     fields: dict[str, Any] = {"hand": setup.hand_number, "seats": [s + 1 for s in setup.seats]}
+    if any(dead):
+        fields["_dead_blinds"] = dead
+    # PHH opens the betting after the largest blind (the later one on a tie); a newcomer
+    # posting a big blind elsewhere does not move it, so say where it opens when it differs.
+    if setup.big_blind_position is not None and setup.big_blind_position != _opener(setup.blinds):
+        fields["_big_blind_player"] = setup.big_blind_position + 1
     if players is not None:
         fields["players"] = list(players)
     if hand.is_over:
@@ -526,6 +560,11 @@ def from_hand(hand: Hand, players: Sequence[str] | None = None) -> HandHistory:
         actions=actions,
         fields=fields,
     )
+
+
+def _opener(blinds: Sequence[int]) -> int:
+    """The position PHH reads the preflop action from: the largest blind, later on a tie."""
+    return max(range(len(blinds)), key=lambda p: (blinds[p], p))
 
 
 def _cards(cards: Iterable[Card]) -> str:

@@ -48,6 +48,7 @@ class _Seat:
     waiting_for_big_blind: bool = False
     owes_blinds: bool = False  # missed a big blind while sitting out
     will_post: bool = False  # pays its way in next hand instead of waiting
+    new: bool = True  # not dealt in since sitting down: must post or wait (P1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +103,7 @@ class Table:
         self.button: int | None = None
         self._last_big_blind: int | None = None
         self._last_small_blind: int | None = None
+        self._dealt: dict[int, _Seat] = {}  # who was dealt into the current (or last) hand
 
     # -- seating -----------------------------------------------------------------------
 
@@ -119,6 +121,10 @@ class Table:
         if self.hand_in_progress and self.hand is not None and seat in self.hand.position:
             return self.hand.stacks[self.hand.position[seat]]
         return self._player(seat).stack
+
+    def is_sitting_out(self, seat: int) -> bool:
+        """Whether the player in ``seat`` is sitting out."""
+        return self._player(seat).sitting_out
 
     def _player(self, seat: int) -> _Seat:
         if seat not in self._seats:
@@ -173,9 +179,11 @@ class Table:
         if not player.sitting_out:
             raise SeatingError(f"seat {seat} is not sitting out")
         player.sitting_out = False
-        waits = player.owes_blinds and not post
+        # Owing blinds, or new and not yet dealt in: post now or wait (P1, P3).
+        must_pay = player.owes_blinds or (player.new and self._last_big_blind is not None)
+        waits = must_pay and not post
         player.waiting_for_big_blind = waits
-        player.will_post = player.owes_blinds and post
+        player.will_post = must_pay and post
         return [PlayerSatIn(seat=seat, waiting_for_big_blind=waits)]
 
     # -- hands -------------------------------------------------------------------------
@@ -201,7 +209,10 @@ class Table:
             self._seats[seat].owes_blinds = True
         for seat in setup.seats:
             player = self._seats[seat]
-            player.waiting_for_big_blind = player.owes_blinds = player.will_post = False
+            player.waiting_for_big_blind = player.owes_blinds = player.will_post = player.new = (
+                False
+            )
+        self._dealt = {seat: self._seats[seat] for seat in setup.seats}
         if hand.is_over:
             events += self._finish()
         return events
@@ -213,33 +224,7 @@ class Table:
         cfg = self.config
         seats = self._seats
         eligible = [s for s in sorted(seats) if seats[s].stack > 0 and not seats[s].sitting_out]
-        if self._last_big_blind is None:
-            dealt = eligible
-            if len(dealt) < 2:
-                raise IllegalActionError(f"a hand needs 2 players ready, got {len(dealt)}")
-            button = dealt[0]
-            small, big = (dealt[0], dealt[1]) if len(dealt) == 2 else (dealt[1], dealt[2])
-            small_blind_seat: int | None = small
-            missed = []
-        else:
-            next_big = self._next_clockwise(self._last_big_blind, eligible)
-            if next_big is None:
-                raise IllegalActionError("a hand needs 2 players ready, got 0")
-            big = next_big
-            missed = self._passed_over(self._last_big_blind, big)
-            playing = [s for s in eligible if not seats[s].waiting_for_big_blind]
-            dealt = playing if big in playing else sorted([*playing, big])
-            if len(dealt) < 2:
-                raise IllegalActionError(f"a hand needs 2 players ready, got {len(dealt)}")
-            if len(dealt) == 2:  # heads-up: the button posts the small blind (TDA Rule 35)
-                small_blind_seat = button = next(s for s in dealt if s != big)
-            elif cfg.button_rule is ButtonRule.DEAD:
-                last_big, last_small = self._last_big_blind, self._last_small_blind
-                small_blind_seat = last_big if last_big in dealt and last_big != big else None
-                button = last_small if last_small is not None else self._previous(big, dealt, 2)
-            else:
-                small_blind_seat = self._previous(big, dealt, 1)
-                button = self._previous(big, dealt, 2)
+        dealt, button, small_blind_seat, big, missed = self._positions(eligible)
         # Dealing order starts left of the button: rotate the sorted seats past it.
         cut = bisect.bisect_right(dealt, button)
         order = dealt[cut:] + dealt[:cut]
@@ -272,8 +257,50 @@ class Table:
             big_blind_ante=cfg.ante_kind is AnteKind.BIG_BLIND,
             fold_when_check_is_free=cfg.fold_when_check_is_free,
             min_bet=cfg.big_blind,
+            big_blind_position=order.index(big),
         )
         return setup, big, small_blind_seat, missed
+
+    def _positions(self, eligible: list[int]) -> tuple[list[int], int, int | None, int, list[int]]:
+        """Who is dealt in, the button, the small blind (if any) and the big blind, and who
+        misses a blind sitting out (docs/rules.md B1-B5, P1-P3)."""
+        seats = self._seats
+        if self._last_big_blind is None:
+            if len(eligible) < 2:
+                raise IllegalActionError(f"a hand needs 2 players ready, got {len(eligible)}")
+            button = eligible[0]
+            small, big = (
+                (eligible[0], eligible[1]) if len(eligible) == 2 else (eligible[1], eligible[2])
+            )
+            return eligible, button, small, big, []
+        next_big = self._next_clockwise(self._last_big_blind, eligible)
+        if next_big is None:
+            raise IllegalActionError("a hand needs 2 players ready, got 0")
+        big = next_big
+        missed = self._passed_over(self._last_big_blind, big)
+        playing = [s for s in eligible if not seats[s].waiting_for_big_blind]
+        dealt = playing if big in playing else sorted([*playing, big])
+        if len(dealt) < 2:
+            # Too few are playing for anyone to wait: everyone starts afresh (B5).
+            dealt = eligible
+        if len(dealt) < 2:
+            raise IllegalActionError(f"a hand needs 2 players ready, got {len(dealt)}")
+        small_blind_seat: int | None
+        if len(dealt) == 2:  # heads-up: the button posts the small blind (TDA Rule 34-B)
+            small_blind_seat = button = next(s for s in dealt if s != big)
+        elif self.config.button_rule is ButtonRule.DEAD:
+            last_big, last_small = self._last_big_blind, self._last_small_blind
+            small_blind_seat = last_big if last_big in dealt and last_big != big else None
+            button = last_small if last_small is not None else self._previous(big, dealt, 2)
+            if button in (big, small_blind_seat):
+                # Out of heads-up, where the small blind was the button: the button goes
+                # back to the seat before the blinds (TDA Rule 34-B).
+                first_blind = small_blind_seat if small_blind_seat is not None else big
+                button = self._previous(first_blind, dealt, 1)
+        else:
+            small_blind_seat = self._previous(big, dealt, 1)
+            button = self._previous(big, dealt, 2)
+        return dealt, button, small_blind_seat, big, missed
 
     def _next_clockwise(self, after: int, candidates: list[int]) -> int | None:
         for step in range(1, self.config.seats + 1):
@@ -342,7 +369,9 @@ class Table:
         views = []
         for s in sorted(self._seats):
             player = self._seats[s]
-            p = hand.position.get(s, -1) if hand is not None else -1
+            # A seat's hand data belongs to whoever was dealt in, not a later occupant.
+            dealt = self._dealt.get(s) is player
+            p = hand.position.get(s, -1) if hand is not None and dealt else -1
             in_hand = p >= 0
             visible = in_hand and hand is not None and (s == seat or p in hand.shown)
             views.append(

@@ -8,7 +8,7 @@ import engine
 
 ENGINE = Path(engine.__file__).parent
 ALLOWED_IMPORTS = {
-    "__future__", "argparse", "array", "bisect", "collections", "copy", "dataclasses",
+    "__future__", "argparse", "array", "bisect", "collections", "copy", "dataclasses", "datetime",
     "decimal", "enum", "functools", "importlib", "itertools", "json", "math", "numpy",
     "pathlib", "random", "re", "sys", "tomllib", "typing",
 }  # fmt: skip

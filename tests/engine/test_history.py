@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import history
+from engine.actions import BetOrRaiseTo, CheckOrCall
 from engine.deck import Deck
 from engine.errors import HistoryError
 from engine.events import Event, ForcedBetPosted, HandEnded, HandStarted, PlayerStood, PotAwarded
@@ -239,3 +240,42 @@ def test_showing_cards_other_than_those_dealt_is_an_error() -> None:
         BASE + 'actions = ["d dh p1 AcAd", "d dh p2 KcKd", "d dh p3 2c7d", "p1 sm QcQd"]\n'
     )
     assert history.check(hh).message == "action 4: p1 shows cards not dealt to them"
+
+
+def test_dead_blinds_with_antes_survive_a_phh_round_trip() -> None:
+    from engine.hand import Hand, HandSetup
+
+    setup = HandSetup(
+        hand_number=1, seats=(0, 1, 2), stacks=(2000, 2000, 175), small_blind=50,
+        big_blind=100, blinds=(50, 100, 100), antes=(25, 25, 25), dead_blinds=(0, 0, 50),
+    )  # fmt: skip
+    hand = Hand(setup, Deck.from_cards("2c 3d As 7h 8d Ah Kc Qd 4s 9h"))
+    hand.start()
+    hand.apply(BetOrRaiseTo(0, 1000))
+    while not hand.is_over:
+        hand.apply(CheckOrCall(hand.seat_to_act))  # type: ignore[arg-type]
+    written = history.from_hand(hand)
+    assert written.fields["_dead_blinds"] == [0, 0, 50]
+    assert history.replay(history.load(history.dump(written))).hand.stacks == hand.stacks
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ('"p3 f"', '"p3 cbr abc"'),
+        ("starting_stacks = [100, 100, 100]", "starting_stacks = [inf, 100, 100]"),
+        ("starting_stacks = [100, 100, 100]", "starting_stacks = [-5, 100, 100]"),
+        ("starting_stacks = [100, 100, 100]", 'starting_stacks = ["x", 100, 100]'),
+        ('"p3 f"', '"d db"'),
+    ],
+)
+def test_malformed_hands_are_history_errors_not_crashes(change: tuple[str, str]) -> None:
+    text = BASE + f"actions = {json.dumps([*DEALT, 'p3 f', 'p1 cbr 30', 'p2 f'])}\n"
+    result = history.check(history.load(text.replace(*change)))
+    assert result.status == "error" and result.message
+
+
+def test_toml_dates_and_times_are_written_back_as_toml_values() -> None:
+    text = BASE + "actions = []\nday = 2019-06-20\ntime = 12:30:00\n"
+    again = history.load(history.dump(history.load(text)))
+    assert str(again.fields["time"]) == "12:30:00" and str(again.fields["day"]) == "2019-06-20"

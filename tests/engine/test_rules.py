@@ -565,3 +565,69 @@ def test_shown_cards_become_public_and_mucked_cards_stay_hidden() -> None:
     public = {s.seat: s.cards for s in table.public_view().seats}
     assert public[1] is not None and str(public[1][0]) == "As"
     assert public[2] is None and public[0] is None
+
+
+# -- regressions found in review ---------------------------------------------------------
+
+
+def test_p1_a_posting_newcomer_does_not_move_where_preflop_action_starts() -> None:
+    table = make_table(dict.fromkeys(range(5), 1000))
+    table.start_hand(Deck.shuffled(random.Random(1)))  # button 0, small blind 1, big blind 2
+    fold_around(table)
+    table.sit_down(5, 1000, wait_for_big_blind=False)
+    events = table.start_hand(Deck.shuffled(random.Random(2)))  # big blind seat 3
+    assert posts(events)[5] == [("big_blind", 100)]
+    assert table.to_act == 4  # left of the real big blind, not of the newcomer
+
+
+def test_b3_heads_up_with_equal_blinds_the_button_still_acts_first() -> None:
+    table = Table(TableConfig(small_blind=100, big_blind=100, seats=6, min_buy_in=10))
+    table.sit_down(0, 1000)
+    table.sit_down(1, 1000)
+    table.start_hand(Deck.shuffled(random.Random(1)))
+    assert table.button == 0 and table.to_act == 0
+
+
+def test_p1_sitting_out_and_in_does_not_skip_waiting_for_the_big_blind() -> None:
+    table = make_table(dict.fromkeys(range(4), 1000))
+    table.start_hand(Deck.shuffled(random.Random(1)))  # big blind seat 2
+    fold_around(table)
+    table.sit_down(5, 1000)
+    table.sit_out(5)
+    table.sit_in(5)
+    events = table.start_hand(Deck.shuffled(random.Random(2)))  # big blind seat 3
+    assert 5 not in started(events).seats
+
+
+def test_b5_a_table_of_waiting_newcomers_still_deals() -> None:
+    table = make_table({0: 1000, 1: 1000, 2: 1000})
+    table.start_hand(Deck.shuffled(random.Random(1)))  # big blind seat 2
+    fold_around(table)
+    table.stand_up(1)
+    table.stand_up(2)
+    table.sit_down(1, 1000)  # a newcomer who would wait for the big blind
+    events = table.start_hand(Deck.shuffled(random.Random(2)))
+    assert set(started(events).seats) == {0, 1}
+
+
+def test_a_new_occupant_never_sees_the_previous_players_cards() -> None:
+    table = make_table({0: 1000, 1: 1000, 2: 1000})
+    table.start_hand(Deck.shuffled(random.Random(1)))
+    table.apply(Fold(0))
+    table.apply(Fold(1))  # nothing shown
+    table.stand_up(0)
+    table.sit_down(0, 1000)
+    seat = table.view(0).seats[0]
+    assert seat.cards is None and not seat.in_hand and seat.hand_total == 0
+
+
+def test_b2_dead_button_out_of_heads_up_puts_the_button_before_the_blinds() -> None:
+    table = make_table({0: 1000, 2: 1000}, button_rule=ButtonRule.DEAD)
+    table.start_hand(Deck.shuffled(random.Random(1)))  # heads-up: button 0, big blind 2
+    fold_around(table)
+    table.sit_down(1, 1000, wait_for_big_blind=False)
+    events = table.start_hand(Deck.shuffled(random.Random(2)))
+    button = started(events).button
+    blinds = posts(events)
+    big = next(s for s, p in blinds.items() if ("big_blind", 100) in p and s != 1)
+    assert button not in (big, next(s for s, p in blinds.items() if ("small_blind", 50) in p))
