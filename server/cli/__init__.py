@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from sqlalchemy.exc import SQLAlchemyError
 
 from engine import EngineError
-from server.cli import hands, tools
+from server.cli import hands, serve, tools, verify
 from server.cli.common import EXIT_USAGE, Parser, UsageError
 from server.store import MigrationError, StoreError
 
@@ -25,6 +25,8 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     tools.add_commands(sub)
     hands.add_commands(sub)
+    serve.add_commands(sub)
+    verify.add_command(sub)
     return parser
 
 
@@ -39,8 +41,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. piped into head: the reader has what it wanted
         sys.stderr.close()
         return 0
-    except (SQLAlchemyError, OSError) as exc:
-        # A database we cannot reach or use: say so in one line.
+    except (SQLAlchemyError, OSError, ImportError) as exc:
+        # A database we cannot reach or use (or whose driver is not installed): one line.
         reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
         print(f"pokerroom {name}: error: database: {reason}", file=sys.stderr)
         return EXIT_USAGE

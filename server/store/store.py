@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import hashlib
 import json
+import secrets
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -32,6 +34,7 @@ __all__ = ["HandSummary", "HandWriter", "ImportReport", "Store", "StoreError"]
 
 UTC = dt.UTC
 # The tables behind the models, for Core inserts.
+PLAYERS = cast(Table, Player.__table__)
 HANDS = cast(Table, Hand.__table__)
 HAND_PLAYERS = cast(Table, HandPlayer.__table__)
 ACTIONS = cast(Table, Action.__table__)
@@ -158,6 +161,47 @@ class Store:
                 self._players.update({name: id_ for name, id_ in rows.all()})  # noqa: C416
         return self._players
 
+    async def create_account(self, name: str) -> tuple[int, str]:
+        """A new account: its id and its access token (the store keeps only a hash)."""
+        token = secrets.token_urlsafe(32)
+        async with self.engine.begin() as conn:
+            taken = await conn.execute(select(Player.id).where(Player.name == name))
+            if taken.first() is not None:
+                raise StoreError(f"the name {name!r} is taken")
+            row = await conn.execute(
+                insert(PLAYERS).returning(PLAYERS.c.id),
+                {"name": name, "token_hash": token_hash(token), "created_at": dt.datetime.now(UTC)},
+            )
+            return int(row.scalar_one()), token
+
+    async def player_by_token(self, token: str) -> tuple[int, str] | None:
+        """The account (id, name) a token belongs to, if any."""
+        async with self.engine.connect() as conn:
+            row = await conn.execute(
+                select(Player.id, Player.name).where(Player.token_hash == token_hash(token))
+            )
+            found = row.first()
+        return (found.id, found.name) if found else None
+
+    async def guest(self, name: str) -> int:
+        """The player id for a guest name; :class:`StoreError` if an account has it."""
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(select(Player.id, Player.token_hash).where(Player.name == name))
+            ).first()
+        if row is not None and row.token_hash is not None:
+            raise StoreError(f"the name {name!r} belongs to an account: sign in with its token")
+        return (await self.ensure_players([name]))[name]
+
+    async def add_ledger(self, player_id: int, table_id: int, amount: int, reason: str) -> None:
+        """A balance change outside a hand (a buy-in, a cash-out)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                insert(LEDGER),
+                {"player_id": player_id, "table_id": table_id, "amount": amount, "reason": reason,
+                 "created_at": dt.datetime.now(UTC), "hand_id": None},
+            )  # fmt: skip
+
     async def ensure_table(self, name: str, config: dict[str, Any]) -> int:
         """The id of the table called ``name``, creating it with ``config`` if need be."""
         if name not in self._tables:
@@ -248,7 +292,7 @@ class Store:
                 report.unsupported += 1
                 report.lines.append((source, "unsupported", str(exc)))
                 continue
-            except HistoryError as exc:
+            except EngineError as exc:  # a HistoryError, or a hand the engine cannot set up
                 report.errors += 1
                 report.lines.append((source, "error", str(exc)))
                 continue
@@ -285,12 +329,18 @@ class Store:
         hand = replay.hand
         n = len(hand.seats)
         names = [str(x) for x in hh.fields.get("players", [f"p{i + 1}" for i in range(n)])]
-        if len(names) != n or len(set(names)) != n:
-            raise HistoryError(f"players must be {n} distinct names, got {names!r}")
+        if len(names) != n or len(set(names)) != n or any(not 0 < len(x) <= 64 for x in names):
+            raise HistoryError(f"players must be {n} distinct names of 1 to 64 characters")
         seat_field = hh.fields.get("seats")
-        seats = [int(s) for s in seat_field] if seat_field else [p + 1 for p in range(n)]
-        if len(seats) != n:
-            raise HistoryError(f"seats must have {n} entries, got {seats!r}")
+        try:
+            seats = [int(s) for s in seat_field] if seat_field else [p + 1 for p in range(n)]
+        except (TypeError, ValueError):
+            raise HistoryError(f"seats must be {n} seat numbers, got {seat_field!r}") from None
+        if len(seats) != n or len(set(seats)) != n or not all(1 <= s <= 100 for s in seats):
+            raise HistoryError(f"seats must be {n} distinct numbers from 1 to 100, got {seats!r}")
+        currency = hh.fields.get("currency")
+        if currency is not None and not (isinstance(currency, str) and 0 < len(currency) <= 8):
+            raise HistoryError(f"currency must be a code of up to 8 letters, got {currency!r}")
         ids = await self.ensure_players(names)
         config = {
             "small_blind": hand.setup.small_blind,
@@ -310,7 +360,7 @@ class Store:
             history_text=history.dump(hh),
             imported=True,
             scale=replay.scale,
-            currency=str(hh.fields["currency"]) if "currency" in hh.fields else None,
+            currency=currency,
             hidden=hidden,
         )
         for row, seat in zip(rows.players, seats, strict=True):
@@ -462,6 +512,12 @@ _PG_WRITE_HAND = (
     f"l AS ({_json_insert(LEDGER, _N + 3)}) "
     "SELECT id FROM h"
 )
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of an access token: its SHA-256 (tokens are 256-bit random,
+    so a fast hash is enough; a slow password hash would add nothing)."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _aware(moment: dt.datetime) -> dt.datetime:

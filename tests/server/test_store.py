@@ -223,3 +223,22 @@ async def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
     ):
         assert (await conn.execute(text("PRAGMA journal_mode"))).scalar_one() == "wal"
         assert (await conn.execute(text("PRAGMA foreign_keys"))).scalar_one() == 1
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ('currency = "DOGECOINS1"\n', "currency must be a code of up to 8 letters"),
+        ("seats = [1, 1, 2, 3, 4, 5]\n", "seats must be 6 distinct numbers"),
+    ],
+)
+async def test_imports_check_what_the_database_cannot_hold(
+    db_url: str, extra: str, message: str
+) -> None:
+    text = (PLURIBUS / "30" / "3.phh").read_text() + "\n" + extra
+    bad = history.load(text)
+    good = history.load((PLURIBUS / "30" / "4.phh").read_text())
+    async with Store.open(db_url, upgrade=True) as store:
+        report = await store.import_histories([("bad", "t", bad), ("good", "t", good)])
+        assert (report.imported, report.errors) == (1, 1)
+        assert report.lines[0][2].startswith(message)

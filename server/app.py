@@ -1,0 +1,397 @@
+"""The websocket server: sessions, the lobby, and one task per table under one TaskGroup.
+
+``/ws`` speaks the JSON protocol (docs/protocol.md); ``/healthz`` answers plain HTTP for
+load balancers. Everything a client sends is validated before it reaches a table; errors
+go to that client only; abuse closes that one connection with a policy close code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from typing import Any
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from engine import AnteKind, ButtonRule, EngineError, TableConfig
+from server import protocol
+from server.store import Store, StoreError
+from server.tables import Player, TableError, TableRunner, TableSettings, store_with
+
+log = logging.getLogger("pokerroom")
+
+POLICY_VIOLATION = 1008  # RFC 6455: the close code for a client that breaks the rules
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    max_message_bytes: int = 16 * 1024
+    messages_per_second: float = 20.0
+    burst: int = 60
+    errors_before_close: int = 100
+    """Malformed or refused messages a connection may send before it is closed."""
+    outbox_limit: int = 2_000
+    """Messages waiting for a slow client before its connection is closed."""
+    reconnect_grace_seconds: float = 60.0
+    house_think_seconds: float = 0.2
+
+
+class _Bucket:
+    """Token bucket: ``rate`` messages a second on average, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.stamp = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Session:
+    """One websocket connection: who it is, what it watches, and its outgoing queue."""
+
+    def __init__(self, app: PokerServer, websocket: ServerConnection) -> None:
+        self.app = app
+        self.websocket = websocket
+        self.player: Player | None = None
+        self.tables: set[str] = set()
+        self.delays: dict[str, tuple[int, float]] = {}
+        self.delayed: dict[str, list[tuple[float, int, str]]] = {}
+        self.hands_seen: dict[str, int] = {}
+        self.outbox: asyncio.Queue[str] = asyncio.Queue(app.settings.outbox_limit)
+        self.closing = False
+
+    def send(self, text: str) -> None:
+        if self.closing:
+            return
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:  # a client that does not read cannot hold a table up
+            self.closing = True
+            asyncio.get_running_loop().create_task(
+                self.websocket.close(POLICY_VIOLATION, "too slow: messages are piling up")
+            )
+
+    def send_event(self, table_id: str, seq: int, hand_number: int, body: dict[str, Any]) -> None:
+        text = protocol.dumps(
+            {
+                "type": "event",
+                "table": table_id,
+                "seq": seq,
+                "hand_number": hand_number,
+                "event": body,
+            }
+        )
+        delay = self.delays.get(table_id)
+        if delay is None:
+            self.send(text)
+            return
+        # Spectators behind by hands or seconds: hold the event until both have passed.
+        queue = self.delayed.setdefault(table_id, [])
+        queue.append((time.monotonic() + delay[1], hand_number + delay[0], text))
+        if body["type"] == "hand_ended":
+            self.hands_seen[table_id] = hand_number
+        self._release(table_id)
+
+    def _release(self, table_id: str) -> None:
+        queue = self.delayed.get(table_id, [])
+        now, seen = time.monotonic(), self.hands_seen.get(table_id, 0)
+        while (
+            queue
+            and queue[0][0] <= now
+            and queue[0][1] <= seen + (1 if self.delays[table_id][0] == 0 else 0)
+        ):
+            self.send(queue.pop(0)[2])
+        if queue:
+            asyncio.get_running_loop().call_later(
+                max(0.0, queue[0][0] - now) + 0.01, self._release, table_id
+            )
+
+    async def pump(self) -> None:
+        """Send queued messages in order, for as long as the connection lives."""
+        while True:
+            text = await self.outbox.get()
+            await self.websocket.send(text)
+
+
+@dataclass
+class PokerServer:
+    """The application: a store, the lobby's tables, and the sessions."""
+
+    store: Store
+    settings: ServerSettings = field(default_factory=ServerSettings)
+    tables: dict[str, TableRunner] = field(default_factory=dict)
+    db_tables: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._group: asyncio.TaskGroup | None = None
+        self.sessions: set[Session] = set()
+
+    # -- tables -----------------------------------------------------------------------------
+
+    async def create_table(self, name: str, config: TableConfig, **clock: float) -> TableRunner:
+        """A new table, running in its own task from now on."""
+        base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:30] or "table"
+        table_id, n = base, 1
+        while table_id in self.tables:
+            n += 1
+            table_id = f"{base}-{n}"
+        settings = TableSettings(
+            table_id=table_id,
+            name=name,
+            config=config,
+            reconnect_grace_seconds=self.settings.reconnect_grace_seconds,
+            **clock,  # type: ignore[arg-type]
+        )
+        db_id = await self.store.ensure_table(table_id, _config_json(config, name))
+        runner = TableRunner(settings, house_think_seconds=self.settings.house_think_seconds)
+        self.tables[table_id] = runner
+        self.db_tables[table_id] = db_id
+        assert self._group is not None
+        self._group.create_task(self._run_table(runner, db_id), name=f"table {table_id}")
+        return runner
+
+    async def add_house_bots(
+        self, runner: TableRunner, bots: dict[int, tuple[str, Any]], stack: int
+    ) -> None:
+        """Seat bots that play inside the server: ``{seat: (name, strategy)}``."""
+        ids = await self.store.ensure_players(name for name, _ in bots.values())
+        for seat, (name, strategy) in bots.items():
+            await runner.request(
+                "house_sit",
+                None,
+                seat=seat,
+                player=Player(ids[name], name),
+                bot=strategy,
+                stack=stack,
+            )
+
+    async def _run_table(self, runner: TableRunner, db_id: int) -> None:
+        # Each table keeps its own connection for writing hands (docs/operations.md).
+        async with self.store.writer() as writer:
+            runner.store_hand = store_with(writer, db_id, runner.settings.table_id)
+            await runner.run()
+
+    # -- connections -----------------------------------------------------------------------
+
+    async def handler(self, websocket: ServerConnection) -> None:
+        session = Session(self, websocket)
+        self.sessions.add(session)
+        bucket = _Bucket(self.settings.messages_per_second, self.settings.burst)
+        errors = 0
+        pump = asyncio.create_task(session.pump())
+        try:
+            async for raw in websocket:
+                if not bucket.take():
+                    errors += 1
+                    session.send(protocol.error("rate_limited", "too many messages: slow down"))
+                else:
+                    reply = await self._answer(session, raw)
+                    if reply is not None:
+                        session.send(reply)
+                        errors += reply.startswith('{"type":"error"')
+                if errors >= self.settings.errors_before_close:
+                    await websocket.close(POLICY_VIOLATION, "too many bad messages")
+                    break
+        except ConnectionClosed:
+            pass
+        finally:
+            pump.cancel()
+            self.sessions.discard(session)
+            for table_id in session.tables:
+                runner = self.tables.get(table_id)
+                if runner is not None:
+                    with contextlib.suppress(TableError):
+                        await runner.request("disconnect", session)
+
+    async def _answer(self, session: Session, raw: str | bytes) -> str | None:
+        """The reply to one message; never raises, whatever the client sent."""
+        re_: str | None = None
+        try:
+            message = protocol.parse(raw)
+            re_ = message.id
+            body = await self._dispatch(session, message)
+        except protocol.ProtocolError as exc:
+            return protocol.error(exc.code, str(exc), re_)
+        except TableError as exc:
+            return protocol.error(exc.code, str(exc), re_)
+        except (StoreError, EngineError) as exc:
+            return protocol.error("refused", str(exc), re_)
+        except Exception:  # a bug must cost this one reply, not the connection or a table
+            log.exception("error answering a message")
+            return protocol.error("internal", "the server failed to answer this message", re_)
+        if body is None:
+            return None
+        if re_ is not None:
+            body["re"] = re_
+        return protocol.dumps(body)
+
+    def _runner(self, table_id: str) -> TableRunner:
+        runner = self.tables.get(table_id)
+        if runner is None:
+            raise TableError("no_table", f"no table {table_id!r}")
+        return runner
+
+    def _player(self, session: Session) -> Player:
+        if session.player is None:
+            raise TableError("hello_first", "say hello first (a guest name or an account token)")
+        return session.player
+
+    async def _dispatch(self, session: Session, m: Any) -> dict[str, Any] | None:
+        match m:
+            case protocol.Ping():
+                return {"type": "pong"}
+            case protocol.Hello():
+                return await self._hello(session, m)
+            case protocol.CreateAccount():
+                player_id, token = await self.store.create_account(m.name)
+                return {"type": "account", "name": m.name, "token": token, "player_id": player_id}
+            case protocol.ListTables():
+                return {"type": "tables", "tables": [r.summary() for r in self.tables.values()]}
+            case protocol.CreateTable():
+                self._player(session)
+                runner = await self.create_table(
+                    m.name,
+                    TableConfig(
+                        small_blind=m.small_blind, big_blind=m.big_blind, seats=m.seats,
+                        ante=m.ante, ante_kind=AnteKind(m.ante_kind), min_buy_in=m.min_buy_in,
+                        max_buy_in=m.max_buy_in, button_rule=ButtonRule(m.button_rule),
+                    ),
+                    decision_seconds=m.decision_seconds,
+                    time_bank_seconds=m.time_bank_seconds,
+                )  # fmt: skip
+                return {"type": "table_created", "table": runner.summary()}
+            case protocol.Sit():
+                player = self._player(session)
+                runner = self._runner(m.table)
+                session.tables.add(m.table)
+                reply = await runner.request(
+                    "sit",
+                    session,
+                    player=player,
+                    seat=m.seat,
+                    buy_in=m.buy_in,
+                    wait=m.wait_for_big_blind,
+                )
+                # Reply at once: the table's next messages (an action request) must follow it.
+                session.send(protocol.dumps({**reply, **({"re": m.id} if m.id else {})}))
+                if reply["type"] == "seated":
+                    await self.store.add_ledger(
+                        player.id, self.db_tables[m.table], m.buy_in, "buy_in"
+                    )
+                return None
+            case protocol.Spectate():
+                runner = self._runner(m.table)
+                session.tables.add(m.table)
+                if m.delay_hands or m.delay_seconds:
+                    session.delays[m.table] = (m.delay_hands, m.delay_seconds)
+                return await runner.request("spectate", session)
+            case protocol.Leave():
+                reply = await self._runner(m.table).request("leave", session)
+                if reply["type"] == "left":
+                    session.tables.discard(m.table)
+                return reply
+            case protocol.SitOut():
+                return await self._runner(m.table).request("sit_out", session)
+            case protocol.SitIn():
+                return await self._runner(m.table).request("sit_in", session, post=m.post)
+            case protocol.Act():
+                return await self._runner(m.table).request(
+                    "act", session, player=self._player(session), action_id=m.action_id,
+                    action=m.action, amount=m.amount,
+                )  # fmt: skip
+            case protocol.Resume():
+                session.tables.add(m.table)
+                return await self._runner(m.table).request(
+                    "resume", session, player=self._player(session), last_seq=m.last_seq
+                )
+        raise protocol.ProtocolError("unknown_type", "unknown message")
+
+    async def _hello(self, session: Session, m: protocol.Hello) -> dict[str, Any]:
+        if m.version != protocol.VERSION:
+            raise protocol.ProtocolError(
+                "bad_version", f"this server speaks version {protocol.VERSION}"
+            )
+        if (m.name is None) == (m.token is None):
+            raise protocol.ProtocolError(
+                "bad_message", "hello: give a guest name or a token, not both"
+            )
+        if m.token is not None:
+            found = await self.store.player_by_token(m.token)
+            if found is None:
+                raise TableError("bad_token", "no account has this token")
+            session.player = Player(*found)
+            guest = False
+        else:
+            assert m.name is not None
+            session.player = Player(await self.store.guest(m.name), m.name)
+            guest = True
+        return {
+            "type": "welcome",
+            "version": protocol.VERSION,
+            "player": {"id": session.player.id, "name": session.player.name, "guest": guest},
+        }
+
+    # -- running -----------------------------------------------------------------------------
+
+    def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Plain HTTP: ``/healthz`` for load balancers; only ``/ws`` upgrades."""
+        path = request.path.split("?", 1)[0]
+        if path == "/healthz":
+            return connection.respond(HTTPStatus.OK, "ok\n")
+        if path != "/ws":
+            return connection.respond(
+                HTTPStatus.NOT_FOUND, "pokerroom: connect a websocket to /ws\n"
+            )
+        return None
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[Server]:
+        """Serve until the block ends, then close the connections and stop the tables."""
+        async with asyncio.TaskGroup() as group:
+            self._group = group
+            server = await serve(
+                self.handler,
+                self.settings.host,
+                self.settings.port,
+                process_request=self.process_request,
+                compression=None,  # deflate costs more CPU than it saves on small messages
+                max_size=self.settings.max_message_bytes,
+            )
+            try:
+                yield server
+            finally:
+                server.close()
+                await server.wait_closed()
+                for runner in self.tables.values():
+                    runner.close()
+
+
+def _config_json(config: TableConfig, name: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "small_blind": config.small_blind,
+        "big_blind": config.big_blind,
+        "seats": config.seats,
+        "ante": config.ante,
+        "ante_kind": config.ante_kind.value,
+        "min_buy_in": config.min_buy_in,
+        "max_buy_in": config.max_buy_in,
+        "button_rule": config.button_rule.value,
+    }

@@ -1,0 +1,62 @@
+"""``pokerroom serve``: run the websocket server (and, with ``--demo``, a table of house
+bots with one free seat)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+
+from engine import TableConfig
+from server.app import PokerServer, ServerSettings
+from server.bots import load_bot
+from server.cli.common import Parser, add_command
+from server.config import database_url
+from server.store import Store
+
+DEMO_BOTS = {
+    0: "tight-aggressive",
+    1: "calling-station",
+    2: "tight-aggressive",
+    3: "random",
+    4: "tight-aggressive",
+}
+
+
+async def serve(args: argparse.Namespace) -> None:
+    settings = ServerSettings(host=args.host, port=args.port)
+    async with Store.open(database_url(args.db)) as store:
+        app = PokerServer(store, settings)
+        async with app.running() as server:
+            if args.demo:
+                runner = await app.create_table(
+                    "Demo", TableConfig(small_blind=50, big_blind=100, seats=6)
+                )
+                bots = {
+                    seat: (f"house-{seat + 1}", load_bot(kind)) for seat, kind in DEMO_BOTS.items()
+                }
+                await app.add_house_bots(runner, bots, stack=10_000)
+            port = next(iter(server.sockets)).getsockname()[1]
+            print(f"pokerroom is serving on ws://{args.host}:{port}/ws", flush=True)
+            print(f"health check: http://{args.host}:{port}/healthz", flush=True)
+            if args.demo:
+                print("demo table 'demo': five house bots and one free seat", flush=True)
+            stop = asyncio.get_running_loop().create_future()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                asyncio.get_running_loop().add_signal_handler(sig, stop.set_result, None)
+            await stop
+            print("pokerroom is shutting down", file=sys.stderr, flush=True)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    asyncio.run(serve(args))
+    return 0
+
+
+def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
+    p = add_command(sub, "serve", cmd_serve, "run the poker server", json_output=False)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks one)")
+    p.add_argument("--db", help="database URL (default: $POKERROOM_DB, then sqlite pokerroom.db)")
+    p.add_argument("--demo", action="store_true", help="add a demo table of house bots")

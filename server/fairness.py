@@ -1,0 +1,463 @@
+"""Fair shuffles anyone can check: commit to a secret seed, deal from it, reveal it.
+
+Each hand's deck comes from a fresh 32-byte seed drawn with :mod:`secrets`. When the hand
+starts, the server publishes a commitment: the SHA-256 of the hand's identity (table and
+hand number) and the seed. When the hand ends, the seed is revealed and stored with the
+hand: in its PHH history (fields ``table``, ``hand``, ``_deck_commitment``, ``_seed``) and
+in the ``hands`` table's ``deck_commitment`` and ``seed`` columns. Anyone can then
+recompute the deck from the seed and check the commitment and every dealt card, with
+:func:`verify_history` or ``pokerroom verify HAND_ID_OR_FILE``. docs/fairness.md gives
+every byte, so that a verifier can be written in any language.
+
+>>> seed, identity = bytes(range(32)), HandIdentity("example", 1)
+>>> commitment(seed, identity)
+'a9ddf05322a4df0e4d9ede83c501dc1917adabc4dac1a8de0f0fc5d19ea608f2'
+>>> " ".join(str(c) for c in deck_from_seed(seed, identity).cards[:9])
+'Qc 2s Qs Jd 7d 6s 2c 6c 3d'
+
+Errors: a history that lacks what verification needs, or holds it malformed, raises
+:class:`UnverifiableError` (an :class:`engine.HistoryError`); a history that has it all
+but does not match gets a :class:`VerifyResult` with ``ok=False``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+import secrets
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, cast
+
+from sqlalchemy import select
+
+from engine import Card, Deck, EngineError, HistoryError, parse_cards
+from engine.history import HandHistory
+from server.store import Store
+from server.store.models import Hand as HandRecord
+
+__all__ = [
+    "COMMITMENT_FIELD",
+    "HAND_FIELD",
+    "SEED_BYTES",
+    "SEED_FIELD",
+    "TABLE_FIELD",
+    "HandIdentity",
+    "SeedStream",
+    "Shuffle",
+    "UnverifiableError",
+    "VerifyResult",
+    "commitment",
+    "deck_from_seed",
+    "new_seed",
+    "verify_history",
+    "verify_stored",
+]
+
+SEED_BYTES = 32
+IDENTITY_PREFIX = "pokerroom/v1/"
+# PHH fields. ``table`` and ``hand`` are PHH's own; fields PHH does not define must start
+# with an underscore (pokerkit warns about any other unknown field).
+TABLE_FIELD = "table"
+HAND_FIELD = "hand"
+COMMITMENT_FIELD = "_deck_commitment"
+SEED_FIELD = "_seed"
+
+_HEX64 = re.compile(r"[0-9a-fA-F]{64}")
+_HOLD_EM_PLAYERS = range(2, 11)
+_BOARD_CARDS = 5
+
+Problem = Literal["commitment", "card", "record"]
+
+
+class UnverifiableError(HistoryError):
+    """A hand that cannot be checked: no seed or commitment, no table or hand number, a
+    malformed field or dealing action, or a game other than no-limit hold'em."""
+
+
+def new_seed() -> bytes:
+    """A fresh secret seed for one hand: 32 bytes from the operating system's CSPRNG."""
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def _check_seed(seed: bytes) -> None:
+    if not isinstance(seed, bytes) or len(seed) != SEED_BYTES:
+        raise ValueError(f"a seed is {SEED_BYTES} bytes, got {seed!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class HandIdentity:
+    """Which hand a seed belongs to: the table's name and the hand's number on it. Both go
+    into the commitment and the deck, so a seed cannot be reused for another hand."""
+
+    table: str
+    hand_number: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.table, str):
+            raise ValueError(f"a table name is a str, got {self.table!r}")
+        number = self.hand_number
+        if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+            raise ValueError(f"a hand number is an int >= 0, got {number!r}")
+
+    def to_bytes(self) -> bytes:
+        """``pokerroom/v1/{table}/{hand_number}`` in UTF-8, the number in decimal."""
+        return f"{IDENTITY_PREFIX}{self.table}/{self.hand_number}".encode()
+
+    def __str__(self) -> str:
+        return self.to_bytes().decode()
+
+
+def commitment(seed: bytes, identity: HandIdentity) -> str:
+    """The published commitment: lowercase hex SHA-256 of identity, ``\\n``, seed."""
+    _check_seed(seed)
+    return hashlib.sha256(identity.to_bytes() + b"\n" + seed).hexdigest()
+
+
+class SeedStream:
+    """The deterministic generator a hand's deck is shuffled with.
+
+    Its bytes are SHA-256 in counter mode: block ``i`` (from 0) is
+    ``SHA-256(seed || identity || i as 8 bytes big-endian)``, and the stream is block 0,
+    block 1, ... ``getrandbits(k)`` takes the next ``ceil(k / 8)`` bytes as a big-endian
+    integer and keeps its low ``k`` bits; ``getrandbits(0)`` is 0 and takes nothing.
+    """
+
+    __slots__ = ("_block", "_counter", "_prefix", "_used")
+
+    def __init__(self, seed: bytes, identity: HandIdentity) -> None:
+        _check_seed(seed)
+        self._prefix = seed + identity.to_bytes()
+        self._counter = 0
+        self._block = b""
+        self._used = 0
+
+    def _next_block(self) -> None:
+        data = self._prefix + self._counter.to_bytes(8, "big")
+        self._block = hashlib.sha256(data).digest()
+        self._counter += 1
+        self._used = 0
+
+    def read(self, n: int) -> bytes:
+        """The next ``n`` bytes of the stream."""
+        out = b""
+        while len(out) < n:
+            if self._used == len(self._block):
+                self._next_block()
+            take = self._block[self._used : self._used + n - len(out)]
+            self._used += len(take)
+            out += take
+        return out
+
+    def getrandbits(self, k: int) -> int:
+        """An int of ``k`` random bits, as :meth:`random.Random.getrandbits` gives."""
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        if 0 < k <= 8:  # the shuffle's only case (k is 1..6): one byte, kept fast
+            if self._used == len(self._block):
+                self._next_block()
+            byte = self._block[self._used]
+            self._used += 1
+            return byte & ((1 << k) - 1)
+        return int.from_bytes(self.read((k + 7) // 8), "big") & ((1 << k) - 1)
+
+
+def deck_from_seed(seed: bytes, identity: HandIdentity) -> Deck:
+    """The hand's deck: :meth:`engine.Deck.shuffled` driven by a :class:`SeedStream`."""
+    # Deck.shuffled calls nothing but rng.getrandbits (engine/deck.py); tests pin the
+    # deck to the algorithm docs/fairness.md spells out.
+    return Deck.shuffled(cast(random.Random, SeedStream(seed, identity)))
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    """One hand's seed and what follows from it, from the moment the server draws the
+    seed until the hand is stored. ``repr`` leaves the seed out: it is secret until the
+    hand ends."""
+
+    identity: HandIdentity
+    seed: bytes = field(repr=False)
+
+    def __post_init__(self) -> None:
+        _check_seed(self.seed)
+
+    @classmethod
+    def new(cls, table: str, hand_number: int) -> Shuffle:
+        """A fresh secret seed for hand ``hand_number`` of ``table``. For an
+        :class:`engine.Table` about to start a hand, that is ``table.hand_number + 1``."""
+        return cls(HandIdentity(table, hand_number), new_seed())
+
+    @property
+    def commitment(self) -> str:
+        """What to publish when the hand starts."""
+        return commitment(self.seed, self.identity)
+
+    def deck(self) -> Deck:
+        return deck_from_seed(self.seed, self.identity)
+
+    def phh_fields(self) -> dict[str, str | int]:
+        """The fields to add to the hand's PHH history when it ends (seed included)."""
+        return {
+            TABLE_FIELD: self.identity.table,
+            HAND_FIELD: self.identity.hand_number,
+            COMMITMENT_FIELD: self.commitment,
+            SEED_FIELD: self.seed.hex(),
+        }
+
+
+# -- verifying -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    """What checking one hand found: ``ok``, or the first problem and where it is."""
+
+    ok: bool
+    message: str
+    identity: HandIdentity
+    commitment: str
+    """SHA-256 of the identity and the revealed seed (lowercase hex)."""
+    cards_checked: int
+    """Dealt and shown cards compared with the deck (unknown ``??`` cards are skipped)."""
+    problem: Problem | None = None
+    """``commitment`` (the seed does not match it), ``card`` (a card is not the deck's)
+    or ``record`` (the stored columns disagree with the history)."""
+    action: int | None = None
+    """The PHH action (numbered from 1) holding the first wrong card."""
+    deck_position: int | None = None
+    """Where in the deck (numbered from 0) that card should have come from."""
+    expected: str | None = None
+    """What the seed says: the commitment, or the deck's card(s)."""
+    found: str | None = None
+    """What the record says instead."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "message": self.message,
+            "table": self.identity.table,
+            "hand": self.identity.hand_number,
+            "identity": str(self.identity),
+            "commitment": self.commitment,
+            "cards_checked": self.cards_checked,
+            "problem": self.problem,
+            "action": self.action,
+            "deck_position": self.deck_position,
+            "expected": self.expected,
+            "found": self.found,
+        }
+
+
+def _hex_field(hh: HandHistory, name: str, what: str) -> str:
+    if name not in hh.fields:
+        raise UnverifiableError(f"no {name} field: the history does not record the {what}")
+    value = hh.fields[name]
+    if not isinstance(value, str) or not _HEX64.fullmatch(value):
+        raise UnverifiableError(f"{name} must be 64 hex digits, got {value!r}")
+    return value.lower()
+
+
+def _identity(hh: HandHistory) -> HandIdentity:
+    for name in (TABLE_FIELD, HAND_FIELD):
+        if name not in hh.fields:
+            raise UnverifiableError(
+                f"no {name} field: the hand's identity is its table and hand number"
+            )
+    table, number = hh.fields[TABLE_FIELD], hh.fields[HAND_FIELD]
+    if isinstance(table, bool) or not isinstance(table, str | int):
+        raise UnverifiableError(f"{TABLE_FIELD} must be a name, got {table!r}")
+    if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+        raise UnverifiableError(f"{HAND_FIELD} must be an int >= 0, got {number!r}")
+    return HandIdentity(str(table), number)
+
+
+def _dealt(text: str, line: int) -> list[Card | None]:
+    """The cards of a dealing or showing action, None for each unknown ``??``."""
+    if len(text) % 2:
+        raise UnverifiableError(f"action {line}: {text!r} is not a run of two-letter cards")
+    cards: list[Card | None] = []
+    for i in range(0, len(text), 2):
+        token = text[i : i + 2]
+        try:
+            cards.append(None if token == "??" else parse_cards(token)[0])
+        except EngineError as exc:
+            raise UnverifiableError(f"action {line}: {exc}") from None
+    return cards
+
+
+def _player(word: str, n: int, line: int) -> int:
+    if not (word.startswith("p") and word[1:].isdigit() and 1 <= int(word[1:]) <= n):
+        raise UnverifiableError(f"action {line}: {word!r} is not a player p1..p{n}")
+    return int(word[1:]) - 1
+
+
+def verify_history(hh: HandHistory) -> VerifyResult:
+    """Check a finished hand's shuffle: the revealed seed (``_seed``) hashes, with the
+    hand's identity (``table``, ``hand``), to its commitment (``_deck_commitment``), and
+    every dealt or shown card is the card the seed's deck has there.
+
+    The deck deals one hole card to each of p1..pN, then a second, then the board, so
+    pK's hole cards are ``deck[K-1]`` and ``deck[N+K-1]`` and board card B (from 1) is
+    ``deck[2N+B-1]``. Raises :class:`UnverifiableError` if the hand cannot be checked.
+    """
+    if hh.variant != "NT":
+        raise UnverifiableError(f"variant {hh.variant!r} is not no-limit Texas hold'em")
+    n = len(hh.starting_stacks)
+    if n not in _HOLD_EM_PLAYERS:
+        raise UnverifiableError(f"{n} players; a hand has 2 to 10")
+    seed = bytes.fromhex(_hex_field(hh, SEED_FIELD, "revealed seed"))
+    recorded = _hex_field(hh, COMMITMENT_FIELD, "deck commitment")
+    identity = _identity(hh)
+    computed = commitment(seed, identity)
+    if computed != recorded:
+        return VerifyResult(
+            ok=False,
+            message=(
+                f"commitment mismatch: SHA-256 of {str(identity)!r}, a newline and the seed "
+                f"is {computed}, but the hand's commitment is {recorded}"
+            ),
+            identity=identity,
+            commitment=computed,
+            cards_checked=0,
+            problem="commitment",
+            expected=computed,
+            found=recorded,
+        )
+    deck = deck_from_seed(seed, identity).cards
+    checked = 0
+    board = 0
+
+    def wrong(line: int, where: str, card: Card, position: int) -> VerifyResult:
+        return VerifyResult(
+            ok=False,
+            message=(
+                f"action {line} ({hh.actions[line - 1]!r}): {where} is {card}, but the "
+                f"seed's deck has {deck[position]} there (deck[{position}])"
+            ),
+            identity=identity,
+            commitment=computed,
+            cards_checked=checked,
+            problem="card",
+            action=line,
+            deck_position=position,
+            expected=str(deck[position]),
+            found=str(card),
+        )
+
+    for line, action in enumerate(hh.actions, start=1):
+        words = action.split("#", 1)[0].split()
+        match words:
+            case ["d", "dh", who, text]:
+                p = _player(who, n, line)
+                hole = _dealt(text, line)
+                if len(hole) != 2:
+                    raise UnverifiableError(f"action {line}: {len(hole)} hole cards, not 2")
+                for k, card in enumerate(hole):
+                    position = k * n + p
+                    if card is None:
+                        continue
+                    if card != deck[position]:
+                        which = "first" if k == 0 else "second"
+                        return wrong(line, f"{who}'s {which} hole card", card, position)
+                    checked += 1
+            case ["d", "db", text]:
+                for card in _dealt(text, line):
+                    if card is None:
+                        raise UnverifiableError(f"action {line}: unknown board cards")
+                    board += 1
+                    position = 2 * n + board - 1
+                    if board > _BOARD_CARDS:
+                        raise UnverifiableError(f"action {line}: more than 5 board cards")
+                    if card != deck[position]:
+                        return wrong(line, f"board card {board}", card, position)
+                    checked += 1
+            case [who, "sm", text] if who != "d":
+                p = _player(who, n, line)
+                dealt = (deck[p], deck[n + p])
+                for card in _dealt(text, line):
+                    if card is None:
+                        continue
+                    if card not in dealt:
+                        return VerifyResult(
+                            ok=False,
+                            message=(
+                                f"action {line} ({action!r}): {who} shows {card}, but the "
+                                f"seed's deck dealt {who} {dealt[0]} {dealt[1]} "
+                                f"(deck[{p}] and deck[{n + p}])"
+                            ),
+                            identity=identity,
+                            commitment=computed,
+                            cards_checked=checked,
+                            problem="card",
+                            action=line,
+                            expected=f"{dealt[0]}{dealt[1]}",
+                            found=str(card),
+                        )
+                    checked += 1
+            case _:
+                pass
+    return VerifyResult(
+        ok=True,
+        message=(
+            f"verified: the seed matches commitment {computed} for {str(identity)!r}, "
+            f"and all {checked} dealt and shown cards are its deck's"
+        ),
+        identity=identity,
+        commitment=computed,
+        cards_checked=checked,
+    )
+
+
+async def verify_stored(store: Store, hand_id: int) -> VerifyResult:
+    """Check a stored hand (:func:`verify_history` on its history).
+
+    The history's own fields come first. A history without them (a hand stored before
+    they were added) borrows the ``seed`` and ``deck_commitment`` columns, the table's
+    name and the hand number; where both have a seed or commitment they must agree.
+    Raises :class:`server.store.StoreError` for an unknown hand.
+    """
+    info = await store.hand_info(hand_id)
+    async with store.engine.connect() as conn:
+        row = (
+            await conn.execute(
+                select(HandRecord.seed, HandRecord.deck_commitment, HandRecord.hand_number)
+                .where(HandRecord.id == hand_id)
+            )
+        ).one()  # fmt: skip
+    fields = dict(info.history.fields)
+    conflicts = []
+    for name, column, value in (
+        (SEED_FIELD, "seed", row.seed),
+        (COMMITMENT_FIELD, "deck_commitment", row.deck_commitment),
+    ):
+        if value is None:
+            continue
+        if name not in fields:
+            fields[name] = value
+        elif str(fields[name]).lower() != value.lower():
+            conflicts.append((name, column, str(fields[name]), value))
+    fields.setdefault(TABLE_FIELD, info.table_name)
+    fields.setdefault(HAND_FIELD, row.hand_number)
+    try:
+        result = verify_history(replace(info.history, fields=fields))
+    except UnverifiableError as exc:
+        raise UnverifiableError(f"hand {hand_id}: {exc}") from None
+    if conflicts:
+        name, column, in_history, in_column = conflicts[0]
+        return replace(
+            result,
+            ok=False,
+            message=(
+                f"the stored record disagrees with itself: the history's {name} is "
+                f"{in_history}, the {column} column {in_column}"
+            ),
+            problem="record",
+            action=None,
+            deck_position=None,
+            expected=in_column,
+            found=in_history,
+        )
+    return result
+
+
+# -- pokerroom verify ----------------------------------------------------------------------

@@ -1,0 +1,254 @@
+"""The wire protocol: JSON messages over a websocket, version 1 (docs/protocol.md).
+
+Client messages are validated here into typed models (unknown types and fields are
+errors); server messages are built here from engine values. Every amount is an int and
+its field name says what it is: ``increment``, ``street_total`` or ``hand_total``
+(docs/engine.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from engine import ActionMenu, Card, Event, SeatView, TableView
+
+VERSION = 1
+NAME = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,32}$")]
+TABLE_ID = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
+CHIPS = Annotated[int, Field(ge=0, le=10**15)]
+
+
+class ProtocolError(Exception):
+    """A message that is not valid protocol; ``code`` goes to the client."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: Annotated[str, Field(max_length=64)] | None = None
+    """Any string; the reply carries it back as ``re``."""
+
+
+class Hello(_Message):
+    """Who you are: a guest ``name``, or an account ``token``."""
+
+    type: Literal["hello"]
+    version: int = VERSION
+    name: NAME | None = None
+    token: Annotated[str, Field(min_length=16, max_length=128)] | None = None
+
+
+class CreateAccount(_Message):
+    """Create an account; the reply holds its token, shown once."""
+
+    type: Literal["create_account"]
+    name: NAME
+
+
+class ListTables(_Message):
+    type: Literal["list_tables"]
+
+
+class CreateTable(_Message):
+    """A new table; amounts in chips, times in seconds."""
+
+    type: Literal["create_table"]
+    name: Annotated[str, Field(min_length=1, max_length=64)]
+    small_blind: CHIPS
+    big_blind: Annotated[int, Field(gt=0, le=10**12)]
+    seats: Annotated[int, Field(ge=2, le=10)] = 6
+    ante: CHIPS = 0
+    ante_kind: Literal["none", "per_player", "big_blind"] = "none"
+    min_buy_in: CHIPS = 0
+    max_buy_in: CHIPS = 0
+    button_rule: Literal["moving", "dead"] = "moving"
+    decision_seconds: Annotated[float, Field(gt=0, le=3600)] = 30.0
+    time_bank_seconds: Annotated[float, Field(ge=0, le=3600)] = 60.0
+
+
+class Sit(_Message):
+    """Take ``seat`` (or any free seat) with ``buy_in`` chips; if the table is full, join
+    its waiting list."""
+
+    type: Literal["sit"]
+    table: TABLE_ID
+    seat: Annotated[int, Field(ge=0, le=9)] | None = None
+    buy_in: CHIPS
+    wait_for_big_blind: bool = True
+
+
+class Spectate(_Message):
+    """Watch a table, optionally behind by ``delay_hands`` hands or ``delay_seconds``."""
+
+    type: Literal["spectate"]
+    table: TABLE_ID
+    delay_hands: Annotated[int, Field(ge=0, le=100)] = 0
+    delay_seconds: Annotated[float, Field(ge=0, le=3600)] = 0.0
+
+
+class Leave(_Message):
+    """Stand up (at the end of your hand) or stop watching."""
+
+    type: Literal["leave"]
+    table: TABLE_ID
+
+
+class SitOut(_Message):
+    type: Literal["sit_out"]
+    table: TABLE_ID
+
+
+class SitIn(_Message):
+    """Come back; ``post`` pays missed blinds now instead of waiting for the big blind."""
+
+    type: Literal["sit_in"]
+    table: TABLE_ID
+    post: bool = False
+
+
+class Act(_Message):
+    """Your action. ``action_id`` is yours to choose: the same id again never acts twice.
+    ``amount`` is the **street total** to bet or raise to (bet and raise only)."""
+
+    type: Literal["act"]
+    table: TABLE_ID
+    action_id: Annotated[str, Field(min_length=1, max_length=64)]
+    action: Literal["fold", "check", "call", "bet", "raise"]
+    amount: CHIPS | None = None
+
+
+class Resume(_Message):
+    """After reconnecting: a fresh snapshot and every event after ``last_seq``."""
+
+    type: Literal["resume"]
+    table: TABLE_ID
+    last_seq: Annotated[int, Field(ge=0)]
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello | CreateAccount | ListTables | CreateTable | Sit | Spectate | Leave | SitOut | SitIn
+    | Act | Resume | Ping,
+    Field(discriminator="type"),
+]  # fmt: skip
+_CLIENT = TypeAdapter(ClientMessage)
+
+
+def parse(raw: str | bytes) -> Any:
+    """A client message as its model; :class:`ProtocolError` naming the problem if not."""
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("bad_json", "a message must be one JSON object") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "a message must be a JSON object")
+    if "type" not in data:
+        raise ProtocolError("bad_message", "a message needs a 'type'")
+    try:
+        return _CLIENT.validate_python(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(p) for p in error["loc"] if p != data.get("type"))
+        if error["type"] == "union_tag_invalid":
+            raise ProtocolError("unknown_type", f"unknown message type {data['type']!r}") from None
+        raise ProtocolError("bad_message", f"{data.get('type')}: {where}: {error['msg']}") from None
+
+
+def client_schema() -> dict[str, Any]:
+    """JSON Schema of every client message (docs/protocol.schema.json)."""
+    return _CLIENT.json_schema()
+
+
+# -- server messages -------------------------------------------------------------------------
+
+_SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def _wire(value: Any) -> Any:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, enum.Enum):
+        return value.name.lower() if isinstance(value, enum.IntEnum) else value.value
+    if isinstance(value, tuple | list):
+        return [_wire(v) for v in value]
+    return value
+
+
+def event_body(event: Event) -> dict[str, Any]:
+    """An engine event as JSON: ``{"type": "action_taken", ...its fields}``."""
+    body: dict[str, Any] = {"type": _SNAKE.sub("_", type(event).__name__).lower()}
+    for f in dataclasses.fields(event):
+        body[f.name] = _wire(getattr(event, f.name))
+    return body
+
+
+def menu_body(menu: ActionMenu) -> dict[str, Any]:
+    """The legal menu: ``call`` is an increment; raise bounds are street totals."""
+    return {
+        "can_fold": menu.can_fold,
+        "can_check": menu.can_check,
+        "call": menu.call,
+        "call_is_all_in": menu.call_is_all_in,
+        "can_raise": menu.can_raise,
+        "raise_kind": "bet" if menu.is_bet else "raise",
+        "min_raise_to": menu.min_raise_to,
+        "max_raise_to": menu.max_raise_to,
+        "raise_is_all_in_only": menu.raise_is_all_in_only,
+    }
+
+
+def _seat_body(seat: SeatView, names: dict[int, str]) -> dict[str, Any]:
+    return {
+        "seat": seat.seat,
+        "name": names.get(seat.seat, ""),
+        "stack": seat.stack,
+        "in_hand": seat.in_hand,
+        "folded": seat.folded,
+        "all_in": seat.all_in,
+        "street_total": seat.street_total,
+        "hand_total": seat.hand_total,
+        "sitting_out": seat.sitting_out,
+        "waiting_for_big_blind": seat.waiting_for_big_blind,
+        "has_cards": seat.has_cards,
+        "cards": _wire(seat.cards) if seat.cards is not None else None,
+    }
+
+
+def view_body(view: TableView, names: dict[int, str]) -> dict[str, Any]:
+    """What one viewer may see of a table (built by the engine: no hidden card)."""
+    return {
+        "hand_number": view.hand_number,
+        "hand_in_progress": view.hand_in_progress,
+        "street": _wire(view.street) if view.street is not None else None,
+        "board": _wire(view.board),
+        "pots": list(view.pots),
+        "button": view.button,
+        "to_act": view.to_act,
+        "seats": [_seat_body(s, names) for s in view.seats],
+        "viewer": view.viewer,
+        "menu": menu_body(view.legal) if view.legal is not None else None,
+    }
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+def error(code: str, message: str, re_: str | None = None, **extra: Any) -> str:
+    """An error reply to one client."""
+    body: dict[str, Any] = {"type": "error", "code": code, "message": message, **extra}
+    if re_ is not None:
+        body["re"] = re_
+    return dumps(body)

@@ -1,0 +1,582 @@
+"""One task per table: the only code that touches its ``engine.Table``.
+
+Sessions send a :class:`TableRunner` commands through its queue and await the reply; the
+runner applies them in order, deals hands, runs each decision's clock, answers timeouts,
+fans the engine's events out (each subscriber gets them redacted for its seat, with a
+sequence number), and stores every finished hand before dealing the next one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import time
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine import (
+    Action,
+    BetOrRaiseTo,
+    CheckOrCall,
+    EngineError,
+    Event,
+    Fold,
+    HandEnded,
+    Table,
+    TableConfig,
+    history,
+    redact,
+)
+from server import protocol
+from server.fairness import Shuffle
+from server.store import HandWriter, hand_rows
+
+__all__ = ["Clock", "Player", "Subscriber", "TableError", "TableRunner", "TableSettings"]
+
+
+class TableError(Exception):
+    """A request the table refuses; ``code`` and the message go to that client only."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Clock(Protocol):
+    """Time, injected: ``time.monotonic`` in production, a fake in tests."""
+
+    def __call__(self) -> float: ...
+
+
+class Subscriber(Protocol):
+    """A session as a table sees it: something to send messages to, without waiting."""
+
+    def send_event(
+        self, table_id: str, seq: int, hand_number: int, body: dict[str, Any]
+    ) -> None: ...
+
+    def send(self, text: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who sits in a seat (player ids exist only in the server, never in the engine)."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """A table: its engine configuration and the server's clock rules."""
+
+    table_id: str
+    name: str
+    config: TableConfig
+    decision_seconds: float = 30.0
+    time_bank_seconds: float = 60.0
+    timeouts_to_sit_out: int = 2
+    """Timeouts in a row after which a player is sat out."""
+    reconnect_grace_seconds: float = 60.0
+    hands_kept: int = 3
+    """Hands of events kept for clients resuming after a reconnection."""
+
+
+@dataclass
+class _Seat:
+    player: Player
+    session: Subscriber | None
+    time_bank: float
+    timeouts: int = 0
+    disconnected_at: float | None = None
+
+
+@dataclass
+class _Command:
+    name: str
+    session: Subscriber | None
+    args: dict[str, Any]
+    reply: asyncio.Future[dict[str, Any]]
+
+
+HandStore = Callable[[Table, dict[int, Player], dt.datetime, Shuffle], Awaitable[None]]
+"""Stores a finished hand: the table, who sat where, when it started, its shuffle."""
+
+
+@dataclass
+class TableRunner:
+    """Owns one table. Start :meth:`run` as a task; talk to it with :meth:`request`."""
+
+    settings: TableSettings
+    store_hand: HandStore | None = None
+    clock: Clock = time.monotonic
+    new_shuffle: Callable[[str, int], Shuffle] = Shuffle.new
+    """A hand's secret seed and deck (docs/fairness.md); tests may fix the seeds."""
+    house_think_seconds: float = 0.2
+    """How long house bots wait before acting, so people can follow them."""
+    table: Table = field(init=False)
+    seats: dict[int, _Seat] = field(default_factory=dict, init=False)
+    waiting: deque[tuple[Player, int, Subscriber]] = field(default_factory=deque, init=False)
+    subscribers: dict[Subscriber, int | None] = field(default_factory=dict, init=False)
+    seq: int = field(default=0, init=False)
+    log: deque[tuple[int, int, Event]] = field(default_factory=deque, init=False)
+    leaving: set[int] = field(default_factory=set, init=False)
+    action_ids: OrderedDict[tuple[int, str], dict[str, Any]] = field(
+        default_factory=OrderedDict, init=False
+    )
+    hands_played: int = field(default=0, init=False)
+    house: dict[int, tuple[Player, Any, int]] = field(default_factory=dict, init=False)
+    """House bots by seat: (player, strategy with act(view, menu), buy-in)."""
+
+    def __post_init__(self) -> None:
+        self.table = Table(self.settings.config)
+        self.queue: asyncio.Queue[_Command] = asyncio.Queue()
+        self._decision: tuple[int, int, int] | None = None  # (hand, seat, actions so far)
+        self._decision_started = 0.0
+        self._closing = False
+        self._finished_through = 0  # hand number of the last hand stored
+        self.started_at: dict[int, dt.datetime] = {}
+        self.shuffles: dict[int, Shuffle] = {}
+
+    # -- the outside ------------------------------------------------------------------
+
+    async def request(self, name: str, session: Subscriber | None, **args: Any) -> dict[str, Any]:
+        """Send a command and wait for the reply; :class:`TableError` if refused."""
+        reply: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        await self.queue.put(_Command(name, session, args, reply))
+        return await reply
+
+    def summary(self) -> dict[str, Any]:
+        """The lobby's line for this table."""
+        cfg = self.settings.config
+        return {
+            "id": self.settings.table_id,
+            "name": self.settings.name,
+            "small_blind": cfg.small_blind,
+            "big_blind": cfg.big_blind,
+            "ante": cfg.ante,
+            "seats": cfg.seats,
+            "min_buy_in": cfg.min_buy_in,
+            "max_buy_in": cfg.max_buy_in,
+            "players": [
+                {"seat": s, "name": seat.player.name, "stack": self.table.stack(s)}
+                for s, seat in sorted(self.seats.items())
+            ],
+            "waiting": [player.name for player, _, _ in self.waiting],
+            "hands_played": self.hands_played,
+        }
+
+    def close(self) -> None:
+        self._closing = True
+        self.queue.put_nowait(_Command("noop", None, {}, asyncio.get_event_loop().create_future()))
+
+    # -- the loop -------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Deal and run hands until closed."""
+        while not self._closing:
+            if not self.table.hand_in_progress:
+                if self._start_hand():
+                    await self._finish_if_over()  # all in from the blinds: over at once
+                else:
+                    await self._handle(await self.queue.get())
+                continue
+            timeout = self._ask_for_action()
+            try:
+                command = await asyncio.wait_for(self.queue.get(), timeout)
+            except TimeoutError:
+                self._time_out()
+                await self._finish_if_over()
+                continue
+            await self._handle(command)
+
+    def _names(self) -> dict[int, str]:
+        return {s: seat.player.name for s, seat in self.seats.items()}
+
+    def _start_hand(self) -> bool:
+        self._seat_waiting_players()
+        ready = [
+            s
+            for s in self.table.occupied()
+            if self.table.stack(s) > 0 and not self.table.is_sitting_out(s)
+        ]
+        if len(ready) < 2:
+            return False
+        number = self.table.hand_number + 1
+        shuffle = self.new_shuffle(self.settings.table_id, number)
+        try:
+            events = self.table.start_hand(shuffle.deck())
+        except EngineError:
+            return False  # not enough players can play yet (waiting for the big blind)
+        self.started_at[number] = dt.datetime.now(dt.UTC)
+        self.shuffles[number] = shuffle
+        # The commitment goes out before any card: the deck cannot change afterwards.
+        for session in list(self.subscribers):
+            session.send(
+                protocol.dumps(
+                    {"type": "deck_commitment", "table": self.settings.table_id,
+                     "hand_number": number, "commitment": shuffle.commitment}
+                )
+            )  # fmt: skip
+        self._publish(events)
+        return True
+
+    def _ask_for_action(self) -> float:
+        """Send the player to act an action request when a new decision starts; return the
+        seconds left on their clock (decision time plus time bank)."""
+        seat = self.table.to_act
+        assert seat is not None and self.table.hand is not None
+        key = (self.table.hand_number, seat, len(self.table.hand.log))
+        occupant = self.seats[seat]
+        if self._decision != key:
+            self._decision = key
+            self._decision_started = self.clock()
+            menu = self.table.legal_actions(seat)
+            assert menu is not None
+            if occupant.session is not None:
+                occupant.session.send(
+                    protocol.dumps(
+                        {
+                            "type": "action_request",
+                            "table": self.settings.table_id,
+                            "seq": self.seq,
+                            "hand_number": self.table.hand_number,
+                            "seat": seat,
+                            "menu": protocol.menu_body(menu),
+                            "decision_seconds": self.settings.decision_seconds,
+                            "time_bank_seconds": occupant.time_bank,
+                        }
+                    )
+                )
+            if seat in self.house:
+                self._house_decides(seat, key)
+        elapsed = self.clock() - self._decision_started
+        limit = self.settings.decision_seconds + occupant.time_bank
+        if occupant.disconnected_at is not None:
+            gone = self.clock() - occupant.disconnected_at
+            limit = min(limit, max(0.0, self.settings.reconnect_grace_seconds - gone + elapsed))
+        return max(0.0, limit - elapsed)
+
+    def _house_decides(self, seat: int, key: tuple[int, int, int]) -> None:
+        """A house bot picks its action now (in this task, which owns the table) and plays
+        it after a moment."""
+        menu = self.table.legal_actions(seat)
+        assert menu is not None
+        action = self.house[seat][1].act(self.table.view(seat), menu)
+        loop = asyncio.get_running_loop()
+        command = _Command("house_act", None, {"key": key, "action": action}, loop.create_future())
+        loop.call_later(self.house_think_seconds, self.queue.put_nowait, command)
+
+    def _cmd_house_act(
+        self, session: Subscriber | None, key: tuple[int, int, int], action: Action
+    ) -> dict[str, Any]:
+        if self._decision == key and self.table.to_act == action.seat:
+            self._publish(self.table.apply(action))
+        return {}
+
+    def _cmd_house_sit(
+        self, session: Subscriber | None, seat: int, player: Player, bot: Any, stack: int
+    ) -> dict[str, Any]:
+        self.house[seat] = (player, bot, stack)
+        self._seat_house_bot(seat)
+        return {}
+
+    def _seat_house_bot(self, seat: int) -> None:
+        player, _, stack = self.house[seat]
+        self._publish(self.table.sit_down(seat, stack, wait_for_big_blind=False))
+        self.seats[seat] = _Seat(player, None, self.settings.time_bank_seconds)
+
+    def _spend_clock(self, seat: int) -> None:
+        elapsed = self.clock() - self._decision_started
+        occupant = self.seats[seat]
+        occupant.time_bank = max(
+            0.0, occupant.time_bank - max(0.0, elapsed - self.settings.decision_seconds)
+        )
+
+    def _time_out(self) -> None:
+        """The clock ran out: check if that is free, otherwise fold."""
+        seat = self.table.to_act
+        assert seat is not None
+        menu = self.table.legal_actions(seat)
+        assert menu is not None
+        occupant = self.seats[seat]
+        self._spend_clock(seat)
+        occupant.timeouts += 1
+        action = CheckOrCall(seat) if menu.can_check else Fold(seat)
+        self._publish(self.table.apply(action))
+        if (
+            occupant.timeouts >= self.settings.timeouts_to_sit_out
+            or occupant.disconnected_at is not None
+        ):
+            self._sit_out(seat)
+
+    def _sit_out(self, seat: int) -> None:
+        if seat in self.table.occupied() and not self.table.is_sitting_out(seat):
+            self._publish(self.table.sit_out(seat))
+
+    async def _finish_if_over(self) -> None:
+        """Once per hand, when it ends: store it (before the next is dealt), then settle
+        who leaves."""
+        hand = self.table.hand
+        if hand is None or not hand.is_over or self.table.hand_number <= self._finished_through:
+            return
+        self._finished_through = self.table.hand_number
+        self.hands_played += 1
+        shuffle = self.shuffles.pop(self.table.hand_number)
+        if self.store_hand is not None:
+            players = {s: seat.player for s, seat in self.seats.items()}
+            started = self.started_at.pop(self.table.hand_number, dt.datetime.now(dt.UTC))
+            await self.store_hand(self.table, players, started, shuffle)
+        # The hand is over and stored: reveal its seed so anyone can check the deck.
+        for session in list(self.subscribers):
+            session.send(
+                protocol.dumps(
+                    {"type": "deck_revealed", "table": self.settings.table_id,
+                     "hand_number": self.table.hand_number, "seed": shuffle.seed.hex(),
+                     "commitment": shuffle.commitment}
+                )
+            )  # fmt: skip
+        for seat in list(self.seats):
+            if seat not in self.table.occupied():  # busted: the engine stood them up
+                self._free(seat)
+                if seat in self.house:  # house bots buy in again: the demo goes on
+                    self._seat_house_bot(seat)
+            elif seat in self.leaving:
+                self._publish(self.table.stand_up(seat))
+                self._free(seat)
+        self.leaving.clear()
+
+    def _free(self, seat: int) -> None:
+        occupant = self.seats.pop(seat)
+        if occupant.session is not None and self.subscribers.get(occupant.session) == seat:
+            self.subscribers.pop(occupant.session, None)
+
+    def _seat_waiting_players(self) -> None:
+        free = [s for s in range(self.settings.config.seats) if s not in self.seats]
+        while self.waiting and free:
+            player, buy_in, session = self.waiting.popleft()
+            try:
+                self._take_seat(session, player, free.pop(0), buy_in, wait=True)
+            except (TableError, EngineError):
+                continue
+
+    # -- publishing ---------------------------------------------------------------------
+
+    def _publish(self, events: list[Event]) -> None:
+        hand_number = self.table.hand_number
+        for event in events:
+            self.seq += 1
+            self.log.append((self.seq, hand_number, event))
+            for session, seat in list(self.subscribers.items()):
+                session.send_event(
+                    self.settings.table_id,
+                    self.seq,
+                    hand_number,
+                    protocol.event_body(redact(event, seat)),
+                )
+            if isinstance(event, HandEnded):
+                while self.log and self.log[0][1] <= hand_number - self.settings.hands_kept:
+                    self.log.popleft()
+
+    def _snapshot(self, seat: int | None) -> dict[str, Any]:
+        return {
+            "type": "snapshot",
+            "table": self.settings.table_id,
+            "seq": self.seq,
+            "view": protocol.view_body(self.table.view(seat), self._names()),
+            "summary": self.summary(),
+        }
+
+    # -- commands ---------------------------------------------------------------------------
+
+    async def _handle(self, command: _Command) -> None:
+        handler = getattr(self, f"_cmd_{command.name}", None)
+        try:
+            if handler is None:
+                raise TableError("bad_command", f"no command {command.name!r}")
+            result = handler(command.session, **command.args)
+        except TableError as exc:
+            if not command.reply.done():
+                command.reply.set_exception(exc)
+            return
+        except EngineError as exc:
+            if not command.reply.done():
+                command.reply.set_exception(TableError("illegal", str(exc)))
+            return
+        if not command.reply.done():
+            command.reply.set_result(result)
+        # Let the session send this reply before anything the table does next (an action
+        # request after a resume must not overtake the snapshot).
+        await asyncio.sleep(0)
+        await self._finish_if_over()
+
+    def _cmd_noop(self, session: Subscriber | None) -> dict[str, Any]:
+        return {}
+
+    def _seat_of(self, session: Subscriber | None) -> int | None:
+        return next((s for s, seat in self.seats.items() if seat.session is session), None)
+
+    def _seat_of_player(self, player: Player) -> int | None:
+        return next((s for s, seat in self.seats.items() if seat.player.id == player.id), None)
+
+    def _cmd_sit(
+        self, session: Subscriber, player: Player, seat: int | None, buy_in: int, wait: bool
+    ) -> dict[str, Any]:
+        if self._seat_of_player(player) is not None:
+            raise TableError("already_seated", f"{player.name} already has a seat here")
+        free = [s for s in range(self.settings.config.seats) if s not in self.seats]
+        if seat is None:
+            if not free:
+                if any(p.id == player.id for p, _, _ in self.waiting):
+                    raise TableError("already_waiting", "you are on the waiting list already")
+                self.waiting.append((player, buy_in, session))
+                return {
+                    "type": "waiting",
+                    "table": self.settings.table_id,
+                    "position": len(self.waiting),
+                }
+            seat = free[0]
+        return self._take_seat(session, player, seat, buy_in, wait)
+
+    def _take_seat(
+        self, session: Subscriber, player: Player, seat: int, buy_in: int, wait: bool
+    ) -> dict[str, Any]:
+        if seat in self.seats:
+            raise TableError("seat_taken", f"seat {seat} is taken")
+        events = self.table.sit_down(seat, buy_in, wait_for_big_blind=wait)
+        self.seats[seat] = _Seat(player, session, self.settings.time_bank_seconds)
+        self.subscribers[session] = seat
+        self._publish(events)
+        session.send(protocol.dumps(self._snapshot(seat)))
+        return {"type": "seated", "table": self.settings.table_id, "seat": seat, "stack": buy_in}
+
+    def _cmd_spectate(self, session: Subscriber) -> dict[str, Any]:
+        self.subscribers.setdefault(session, None)
+        return self._snapshot(self.subscribers[session])
+
+    def _cmd_leave(self, session: Subscriber) -> dict[str, Any]:
+        seat = self._seat_of(session)
+        self.waiting = deque(w for w in self.waiting if w[2] is not session)
+        if seat is None:
+            self.subscribers.pop(session, None)
+            return {"type": "left", "table": self.settings.table_id}
+        hand = self.table.hand
+        if self.table.hand_in_progress and hand is not None and seat in hand.position:
+            self.leaving.add(seat)  # stand up when the hand ends
+            return {"type": "leaving", "table": self.settings.table_id, "seat": seat}
+        self._publish(self.table.stand_up(seat))
+        self._free(seat)
+        self.subscribers.pop(session, None)
+        return {"type": "left", "table": self.settings.table_id, "seat": seat}
+
+    def _cmd_sit_out(self, session: Subscriber) -> dict[str, Any]:
+        seat = self._require_seat(session)
+        self._publish(self.table.sit_out(seat))
+        return {"type": "sat_out", "table": self.settings.table_id, "seat": seat}
+
+    def _cmd_sit_in(self, session: Subscriber, post: bool) -> dict[str, Any]:
+        seat = self._require_seat(session)
+        self.seats[seat].timeouts = 0
+        self._publish(self.table.sit_in(seat, post=post))
+        return {"type": "sat_in", "table": self.settings.table_id, "seat": seat}
+
+    def _require_seat(self, session: Subscriber | None) -> int:
+        seat = self._seat_of(session)
+        if seat is None:
+            raise TableError("not_seated", "you have no seat at this table")
+        return seat
+
+    def _cmd_act(
+        self, session: Subscriber, player: Player, action_id: str, action: str, amount: int | None
+    ) -> dict[str, Any]:
+        key = (player.id, action_id)
+        if key in self.action_ids:  # a retry: answer again, act once
+            return {**self.action_ids[key], "duplicate": True}
+        seat = self._require_seat(session)
+        if self.table.to_act != seat:
+            raise TableError("not_your_turn", f"it is not seat {seat}'s turn")
+        menu = self.table.legal_actions(seat)
+        assert menu is not None
+        move: Action
+        if action in ("bet", "raise"):
+            if amount is None:
+                raise TableError("bad_action", f"{action} needs an amount (the street total)")
+            move = BetOrRaiseTo(seat, amount)
+        elif amount is not None:
+            raise TableError("bad_action", f"{action} takes no amount")
+        elif action == "fold":
+            move = Fold(seat)
+        elif action == "check" and not menu.can_check:
+            raise TableError("illegal", f"seat {seat} cannot check: calling costs {menu.call}")
+        elif action == "call" and menu.can_check:
+            raise TableError("illegal", f"seat {seat} cannot call: there is nothing to call")
+        else:
+            move = CheckOrCall(seat)
+        self._spend_clock(seat)
+        self._publish(self.table.apply(move))
+        self.seats[seat].timeouts = 0
+        reply = {"type": "ack", "table": self.settings.table_id, "action_id": action_id}
+        self.action_ids[key] = reply
+        if len(self.action_ids) > 10_000:
+            self.action_ids.popitem(last=False)
+        return reply
+
+    def _cmd_resume(self, session: Subscriber, player: Player, last_seq: int) -> dict[str, Any]:
+        seat = self._seat_of_player(player)
+        if seat is not None:  # the player's seat follows them to the new connection
+            old = self.seats[seat].session
+            if old is not None and old is not session:
+                self.subscribers.pop(old, None)
+            self.seats[seat].session = session
+            self.seats[seat].disconnected_at = None
+            self._decision = None  # ask again on the new connection
+        self.subscribers[session] = seat
+        missed = [
+            {"seq": s, "hand_number": h, "event": protocol.event_body(redact(e, seat))}
+            for s, h, e in self.log
+            if s > last_seq
+        ]
+        # Complete when no event after last_seq has been dropped from the log.
+        complete = not self.log or self.log[0][0] <= last_seq + 1
+        return {**self._snapshot(seat), "type": "resumed", "missed": missed, "complete": complete}
+
+    def _cmd_disconnect(self, session: Subscriber) -> dict[str, Any]:
+        """The connection dropped: the seat is kept for the grace period."""
+        self.subscribers.pop(session, None)
+        seat = self._seat_of(session)
+        if seat is not None:
+            self.seats[seat].session = None
+            self.seats[seat].disconnected_at = self.clock()
+        self.waiting = deque(w for w in self.waiting if w[2] is not session)
+        return {}
+
+
+def store_with(writer: HandWriter, table_id: int, table_name: str) -> HandStore:
+    """A :data:`HandStore` writing finished hands, with their seeds, through ``writer``."""
+
+    async def store(
+        table: Table, players: dict[int, Player], started: dt.datetime, shuffle: Shuffle
+    ) -> None:
+        hand = table.hand
+        assert hand is not None
+        names = [players[s].name for s in hand.seats]
+        written = history.from_hand(hand, players=names)
+        written.fields["table"] = table_name
+        written.fields.update(shuffle.phh_fields())
+        await writer.write(
+            hand_rows(
+                hand,
+                table_id=table_id,
+                player_ids=[players[s].id for s in hand.seats],
+                names=names,
+                started_at=started,
+                ended_at=dt.datetime.now(dt.UTC),
+                history_text=history.dump(written),
+                deck_commitment=shuffle.commitment,
+                seed=shuffle.seed.hex(),
+            )
+        )
+
+    return store

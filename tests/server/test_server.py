@@ -1,0 +1,270 @@
+"""The websocket server end to end: a real server on 127.0.0.1, real websockets clients."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.request
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from engine import ActionTaken, TableConfig
+from server.app import PokerServer, ServerSettings
+from server.bots import load_bot
+from server.store import Store
+
+
+@pytest.fixture
+async def app(tmp_path: Path) -> AsyncIterator[tuple[PokerServer, str]]:
+    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'server.db'}") as store:
+        server = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0))
+        async with server.running() as ws_server:
+            runner = await server.create_table(
+                "Demo", TableConfig(small_blind=50, big_blind=100, seats=6), decision_seconds=5.0
+            )
+            bots = {s: (f"house-{s}", load_bot("calling-station")) for s in range(4)}
+            await server.add_house_bots(runner, bots, stack=10_000)
+            port = next(iter(ws_server.sockets)).getsockname()[1]
+            yield server, f"127.0.0.1:{port}"
+
+
+async def send(ws: ClientConnection, **message: Any) -> None:
+    await ws.send(json.dumps(message))
+
+
+async def until(ws: ClientConnection, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+    """The next message of ``kind`` (others are skipped)."""
+    async with asyncio.timeout(timeout):
+        while True:
+            message = json.loads(await ws.recv())
+            if message["type"] == kind:
+                return message  # type: ignore[no-any-return]
+
+
+async def test_healthz_answers_plain_http(app: tuple[PokerServer, str]) -> None:
+    _, address = app
+    body = await asyncio.to_thread(
+        lambda: urllib.request.urlopen(f"http://{address}/healthz").read()
+    )
+    assert body == b"ok\n"
+
+
+async def test_a_spectator_never_sees_a_hole_card_that_was_not_shown(
+    app: tuple[PokerServer, str],
+) -> None:
+    _, address = app
+    async with connect(f"ws://{address}/ws") as ws:
+        await send(ws, type="spectate", table="demo")
+        snapshot = await until(ws, "snapshot")
+        assert all(seat["cards"] is None for seat in snapshot["view"]["seats"])
+        hands = shown = 0
+        async with asyncio.timeout(30):
+            while hands < 3:
+                message = json.loads(await ws.recv())
+                if message["type"] != "event":
+                    continue
+                event = message["event"]
+                if event["type"] == "hole_cards_dealt":
+                    assert event["cards"] is None
+                shown += event["type"] == "cards_shown"
+                hands += event["type"] == "hand_ended"
+        assert shown > 0  # calling stations reach showdowns: shown cards do arrive
+
+
+async def test_a_player_plays_hands_that_are_stored(app: tuple[PokerServer, str]) -> None:
+    server, address = app
+    async with connect(f"ws://{address}/ws") as ws:
+        await send(ws, type="hello", name="alice")
+        assert (await until(ws, "welcome"))["player"]["name"] == "alice"
+        await send(ws, type="sit", table="demo", seat=5, buy_in=10_000, wait_for_big_blind=False)
+        assert (await until(ws, "seated"))["seat"] == 5
+        played = 0
+        async with asyncio.timeout(60):
+            while played < 3:
+                message = json.loads(await ws.recv())
+                if message["type"] == "action_request":
+                    menu = message["menu"]
+                    action = "check" if menu["can_check"] else "call"
+                    await send(
+                        ws, type="act", table="demo", action_id=f"a{message['seq']}", action=action
+                    )
+                elif message["type"] == "event" and message["event"]["type"] == "hand_ended":
+                    seats = [seat for seat, _ in message["event"]["stacks"]]
+                    played += 5 in seats
+    async with asyncio.timeout(10):
+        while not await server.store.list_hands(player="alice"):
+            await asyncio.sleep(0.05)
+    mine = await server.store.list_hands(player="alice", limit=100)
+    assert len(mine) >= 3 - 1  # the last may still be writing
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("not json", "bad_json"),
+        ("[1, 2]", "bad_message"),
+        ('{"type": "teleport"}', "unknown_type"),
+        ('{"type": "act", "table": "demo"}', "bad_message"),
+        ('{"type": "act", "table": "demo", "action_id": "x", "action": "fold"}', "hello_first"),
+        ('{"type": "spectate", "table": "nowhere"}', "no_table"),
+        ('{"type": "hello", "name": "bad name!"}', "bad_message"),
+    ],
+)
+async def test_bad_messages_get_an_error_and_the_connection_stays_open(
+    app: tuple[PokerServer, str], raw: str, code: str
+) -> None:
+    _, address = app
+    async with connect(f"ws://{address}/ws") as ws:
+        await ws.send(raw)
+        assert (await until(ws, "error"))["code"] == code
+        await send(ws, type="ping", id="still here")
+        assert (await until(ws, "pong"))["re"] == "still here"
+
+
+async def seated(address: str, name: str, seat: int) -> ClientConnection:
+    ws = await connect(f"ws://{address}/ws")
+    await send(ws, type="hello", name=name)
+    await until(ws, "welcome")
+    await send(ws, type="sit", table="demo", seat=seat, buy_in=10_000, wait_for_big_blind=False)
+    await until(ws, "seated")
+    return ws
+
+
+async def test_an_action_retried_with_the_same_id_acts_once(app: tuple[PokerServer, str]) -> None:
+    server, address = app
+    ws = await seated(address, "bob", 5)
+    try:
+        request = await until(ws, "action_request", timeout=30)
+        action = "check" if request["menu"]["can_check"] else "call"
+        for _ in range(2):
+            await send(ws, type="act", table="demo", action_id="once", action=action, id="r")
+        first = await until(ws, "ack")
+        again = await until(ws, "ack")
+        assert first["action_id"] == again["action_id"] == "once"
+        assert "duplicate" not in first and again["duplicate"] is True
+        runner = server.tables["demo"]
+        hand = runner.table.hand
+        assert hand is not None
+        mine = [e for e in hand.log if isinstance(e, ActionTaken) and e.seat == 5]
+        assert len(mine) == 1
+    finally:
+        await ws.close()
+
+
+async def test_two_clients_racing_for_one_seat_act_at_most_once(
+    app: tuple[PokerServer, str],
+) -> None:
+    _, address = app
+    ws = await seated(address, "carol", 5)
+    other = await connect(f"ws://{address}/ws")
+    try:
+        await send(other, type="hello", name="carol")  # the same player on a second connection
+        await until(other, "welcome")
+        request = await until(ws, "action_request", timeout=30)
+        action = "check" if request["menu"]["can_check"] else "call"
+        await asyncio.gather(
+            send(ws, type="act", table="demo", action_id="a", action=action),
+            send(other, type="act", table="demo", action_id="b", action=action),
+        )
+        assert (await until(ws, "ack"))["action_id"] == "a"
+        refused = await until(other, "error")
+        assert refused["code"] == "not_seated"  # only the seated connection acts for the seat
+    finally:
+        await ws.close()
+        await other.close()
+
+
+async def test_reconnecting_mid_hand_resumes_with_a_snapshot_and_the_missed_events(
+    app: tuple[PokerServer, str],
+) -> None:
+    _, address = app
+    ws = await seated(address, "dave", 5)
+    request = await until(ws, "action_request", timeout=30)
+    last_seq = request["seq"]
+    await ws.close()  # dropped mid-hand, before acting
+    async with connect(f"ws://{address}/ws") as again:
+        await send(again, type="hello", name="dave")
+        await until(again, "welcome")
+        await send(again, type="resume", table="demo", last_seq=last_seq - 5)
+        resumed = await until(again, "resumed")
+        assert resumed["complete"] is True
+        assert [m["seq"] for m in resumed["missed"]] == list(
+            range(last_seq - 4, resumed["seq"] + 1)
+        )
+        mine = next(s for s in resumed["view"]["seats"] if s["seat"] == 5)
+        assert mine["cards"] is not None  # the snapshot shows the player's own cards
+        assert all(s["cards"] is None for s in resumed["view"]["seats"] if s["seat"] != 5)
+        # The seat was kept, and the decision is asked again on the new connection.
+        request = await until(again, "action_request", timeout=30)
+        assert request["seat"] == 5
+
+
+async def test_timeouts_check_or_fold_and_then_sit_the_player_out(tmp_path: Path) -> None:
+    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'clock.db'}") as store:
+        server = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0))
+        async with server.running() as ws_server:
+            runner = await server.create_table(
+                "Demo", TableConfig(small_blind=50, big_blind=100, seats=3),
+                decision_seconds=0.2, time_bank_seconds=0.3,
+            )  # fmt: skip
+            await server.add_house_bots(
+                runner, {0: ("h0", load_bot("calling-station"))}, stack=10_000
+            )
+            port = next(iter(ws_server.sockets)).getsockname()[1]
+            ws = await seated(f"127.0.0.1:{port}", "erin", 1)
+            try:
+                kinds: list[str] = []
+                first = await until(ws, "action_request", timeout=10)
+                assert first["decision_seconds"] == 0.2 and first["time_bank_seconds"] == 0.3
+                async with asyncio.timeout(20):
+                    while "player_sat_out" not in kinds:
+                        message = json.loads(await ws.recv())
+                        if message["type"] == "event" and message["event"].get("seat") == 1:
+                            kinds.append(
+                                message["event"]["type"]
+                                + ":"
+                                + str(message["event"].get("kind", ""))
+                            )
+                            if message["event"]["type"] == "player_sat_out":
+                                kinds.append("player_sat_out")
+                acted = [k for k in kinds if k.startswith("action_taken")]
+                assert len(acted) == 2 and all(
+                    k in ("action_taken:check", "action_taken:fold") for k in acted
+                )
+                assert runner.seats[1].time_bank == 0.0  # the bank went on the first timeout
+            finally:
+                await ws.close()
+
+
+async def test_each_hand_is_committed_before_the_deal_and_verifiable_after(
+    app: tuple[PokerServer, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from server.fairness import HandIdentity, commitment
+
+    server, address = app
+    async with connect(f"ws://{address}/ws") as ws:
+        await send(ws, type="spectate", table="demo")
+        commitments: dict[int, str] = {}
+        revealed: dict[int, str] = {}
+        async with asyncio.timeout(30):
+            while len(revealed) < 2:
+                message = json.loads(await ws.recv())
+                if message["type"] == "deck_commitment":
+                    commitments[message["hand_number"]] = message["commitment"]
+                elif message["type"] == "event" and message["event"]["type"] == "hand_started":
+                    assert message["hand_number"] in commitments  # committed before the deal
+                elif message["type"] == "deck_revealed" and message["hand_number"] in commitments:
+                    revealed[message["hand_number"]] = message["seed"]
+    for number, seed in revealed.items():
+        identity = HandIdentity("demo", number)
+        assert commitment(bytes.fromhex(seed), identity) == commitments[number]
+    stored = await server.store.list_hands(table="demo", limit=50)
+    from server.fairness import verify_stored
+
+    for summary in stored:
+        result = await verify_stored(server.store, summary.id)
+        assert result.ok, result.message
