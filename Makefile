@@ -1,5 +1,5 @@
 # Two commands, on a fresh machine with Python 3.11 and make:
-#   make run    set everything up, then run pokerroom
+#   make run    set everything up, then run the server with a demo table (SQLite default)
 #   make test   set everything up, then lint, type-check and run the whole test suite
 PYTHON ?= python3
 VENV   := .venv
@@ -18,7 +18,7 @@ $(STAMP): requirements/dev.txt pyproject.toml
 setup: $(STAMP)
 
 run: setup
-	$(BIN)/pokerroom demo
+	$(BIN)/pokerroom serve --demo
 
 lint: setup
 	$(BIN)/ruff check .

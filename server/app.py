@@ -172,15 +172,8 @@ class PokerServer:
     ) -> None:
         """Seat bots that play inside the server: ``{seat: (name, strategy)}``."""
         ids = await self.store.ensure_players(name for name, _ in bots.values())
-        for seat, (name, strategy) in bots.items():
-            await runner.request(
-                "house_sit",
-                None,
-                seat=seat,
-                player=Player(ids[name], name),
-                bot=strategy,
-                stack=stack,
-            )
+        players = {seat: (Player(ids[name], name), bot) for seat, (name, bot) in bots.items()}
+        await runner.request("house_sit", None, bots=players, stack=stack)
 
     async def _run_table(self, runner: TableRunner, db_id: int) -> None:
         # Each table keeps its own connection for writing hands (docs/operations.md).

@@ -277,10 +277,12 @@ class TableRunner:
         return {}
 
     def _cmd_house_sit(
-        self, session: Subscriber | None, seat: int, player: Player, bot: Any, stack: int
+        self, session: Subscriber | None, bots: dict[int, tuple[Player, Any]], stack: int
     ) -> dict[str, Any]:
-        self.house[seat] = (player, bot, stack)
-        self._seat_house_bot(seat)
+        """Seat house bots, all at once so that no hand starts with only some of them."""
+        for seat, (player, bot) in bots.items():
+            self.house[seat] = (player, bot, stack)
+            self._seat_house_bot(seat)
         return {}
 
     def _seat_house_bot(self, seat: int) -> None:
