@@ -11,7 +11,9 @@ import asyncio
 import contextlib
 import logging
 import re
+import secrets
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -39,7 +41,8 @@ class ServerSettings:
     messages_per_second: float = 20.0
     burst: int = 60
     errors_before_close: int = 100
-    """Malformed or refused messages a connection may send before it is closed."""
+    """Malformed or refused messages a connection may send in a minute before it is
+    closed."""
     outbox_limit: int = 2_000
     """Messages waiting for a slow client before its connection is closed."""
     reconnect_grace_seconds: float = 60.0
@@ -71,9 +74,10 @@ class Session:
         self.websocket = websocket
         self.player: Player | None = None
         self.tables: set[str] = set()
-        self.delays: dict[str, tuple[int, float]] = {}
-        self.delayed: dict[str, list[tuple[float, int, str]]] = {}
-        self.hands_seen: dict[str, int] = {}
+        self.delays: dict[str, tuple[int, float]] = {}  # table -> (hands, seconds)
+        self.delayed: dict[str, deque[tuple[float, int, str]]] = {}  # (due, hand, text)
+        self.hands_ended: dict[str, int] = {}
+        self.timers: dict[str, asyncio.TimerHandle] = {}
         self.outbox: asyncio.Queue[str] = asyncio.Queue(app.settings.outbox_limit)
         self.closing = False
 
@@ -98,30 +102,51 @@ class Session:
                 "event": body,
             }
         )
-        delay = self.delays.get(table_id)
-        if delay is None:
+        self.send_table(table_id, hand_number, text)
+        if body["type"] == "hand_ended" and table_id in self.delays:
+            self.hands_ended[table_id] = hand_number
+            self._release(table_id)
+
+    def send_table(self, table_id: str, hand_number: int, text: str) -> None:
+        """A table's message; a spectator watching with a delay gets it late."""
+        if table_id not in self.delays:
             self.send(text)
             return
-        # Spectators behind by hands or seconds: hold the event until both have passed.
-        queue = self.delayed.setdefault(table_id, [])
-        queue.append((time.monotonic() + delay[1], hand_number + delay[0], text))
-        if body["type"] == "hand_ended":
-            self.hands_seen[table_id] = hand_number
+        self.delayed.setdefault(table_id, deque()).append(
+            (time.monotonic() + self.delays[table_id][1], hand_number, text)
+        )
         self._release(table_id)
 
-    def _release(self, table_id: str) -> None:
-        queue = self.delayed.get(table_id, [])
-        now, seen = time.monotonic(), self.hands_seen.get(table_id, 0)
-        while (
-            queue
-            and queue[0][0] <= now
-            and queue[0][1] <= seen + (1 if self.delays[table_id][0] == 0 else 0)
-        ):
-            self.send(queue.pop(0)[2])
-        if queue:
-            asyncio.get_running_loop().call_later(
-                max(0.0, queue[0][0] - now) + 0.01, self._release, table_id
-            )
+    def _release(self, table_id: str, *, timer: bool = False) -> None:
+        """Send what is due: ``delay_seconds`` have passed and, with ``delay_hands = k``,
+        hand ``N`` becomes visible once hand ``N + k - 1`` has ended (k = 1: a hand is
+        shown when it is over). At most one timer per table waits for the next message;
+        while it does, only it releases (the head of the queue is already hand-ready)."""
+        if timer:
+            self.timers.pop(table_id, None)
+        elif table_id in self.timers:
+            return
+        queue = self.delayed.get(table_id)
+        hands, _ = self.delays[table_id]
+        ended = self.hands_ended.get(table_id, 0)
+        now = time.monotonic()
+        while queue and (hands == 0 or queue[0][1] + hands - 1 <= ended):
+            due = queue[0][0]
+            if due > now:
+                self.timers[table_id] = asyncio.get_running_loop().call_later(
+                    due - now, lambda: self._release(table_id, timer=True)
+                )
+                return
+            self.send(queue.popleft()[2])
+
+    def stop_delay(self, table_id: str) -> None:
+        """Deliver everything held back (the spectator sat down, or left)."""
+        timer = self.timers.pop(table_id, None)
+        if timer is not None:
+            timer.cancel()
+        self.delays.pop(table_id, None)
+        for _, _, text in self.delayed.pop(table_id, deque()):
+            self.send(text)
 
     async def pump(self) -> None:
         """Send queued messages in order, for as long as the connection lives."""
@@ -142,6 +167,10 @@ class PokerServer:
     def __post_init__(self) -> None:
         self._group: asyncio.TaskGroup | None = None
         self.sessions: set[Session] = set()
+        # Who is who. A guest's name is theirs alone from their first hello: another
+        # connection proves it is them with the session token the welcome gave them.
+        self.guests: dict[str, str] = {}  # guest (or house bot) name -> its session token
+        self.identities: dict[str, tuple[Player, bool]] = {}  # session token -> (player, guest)
 
     # -- tables -----------------------------------------------------------------------------
 
@@ -173,12 +202,19 @@ class PokerServer:
         """Seat bots that play inside the server: ``{seat: (name, strategy)}``."""
         ids = await self.store.ensure_players(name for name, _ in bots.values())
         players = {seat: (Player(ids[name], name), bot) for seat, (name, bot) in bots.items()}
+        for name, _ in bots.values():
+            self.guests[name] = ""  # house bots' names are never anyone else's
         await runner.request("house_sit", None, bots=players, stack=stack)
 
     async def _run_table(self, runner: TableRunner, db_id: int) -> None:
         # Each table keeps its own connection for writing hands (docs/operations.md).
         async with self.store.writer() as writer:
             runner.store_hand = store_with(writer, db_id, runner.settings.table_id)
+
+            async def record(player_id: int, amount: int, reason: str) -> None:
+                await self.store.add_ledger(player_id, db_id, amount, reason)
+
+            runner.record_ledger = record
             await runner.run()
 
     # -- connections -----------------------------------------------------------------------
@@ -187,10 +223,12 @@ class PokerServer:
         session = Session(self, websocket)
         self.sessions.add(session)
         bucket = _Bucket(self.settings.messages_per_second, self.settings.burst)
-        errors = 0
+        errors, window = 0, time.monotonic()
         pump = asyncio.create_task(session.pump())
         try:
             async for raw in websocket:
+                if time.monotonic() - window > 60:  # count bad messages a minute at a time
+                    errors, window = 0, time.monotonic()
                 if not bucket.take():
                     errors += 1
                     session.send(protocol.error("rate_limited", "too many messages: slow down"))
@@ -206,6 +244,8 @@ class PokerServer:
             pass
         finally:
             pump.cancel()
+            for timer in session.timers.values():
+                timer.cancel()
             self.sessions.discard(session)
             for table_id in session.tables:
                 runner = self.tables.get(table_id)
@@ -221,7 +261,7 @@ class PokerServer:
             re_ = message.id
             body = await self._dispatch(session, message)
         except protocol.ProtocolError as exc:
-            return protocol.error(exc.code, str(exc), re_)
+            return protocol.error(exc.code, str(exc), re_ if re_ is not None else exc.re)
         except TableError as exc:
             return protocol.error(exc.code, str(exc), re_)
         except (StoreError, EngineError) as exc:
@@ -232,7 +272,7 @@ class PokerServer:
         if body is None:
             return None
         if re_ is not None:
-            body["re"] = re_
+            body = {**body, "re": re_}  # a copy: the table may keep the reply (action ids)
         return protocol.dumps(body)
 
     def _runner(self, table_id: str) -> TableRunner:
@@ -274,6 +314,7 @@ class PokerServer:
                 player = self._player(session)
                 runner = self._runner(m.table)
                 session.tables.add(m.table)
+                session.stop_delay(m.table)  # a player sees their table live
                 reply = await runner.request(
                     "sit",
                     session,
@@ -283,7 +324,9 @@ class PokerServer:
                     wait=m.wait_for_big_blind,
                 )
                 # Reply at once: the table's next messages (an action request) must follow it.
-                session.send(protocol.dumps({**reply, **({"re": m.id} if m.id else {})}))
+                session.send(
+                    protocol.dumps({**reply, **({"re": m.id} if m.id is not None else {})})
+                )
                 if reply["type"] == "seated":
                     await self.store.add_ledger(
                         player.id, self.db_tables[m.table], m.buy_in, "buy_in"
@@ -294,7 +337,12 @@ class PokerServer:
                 session.tables.add(m.table)
                 if m.delay_hands or m.delay_seconds:
                     session.delays[m.table] = (m.delay_hands, m.delay_seconds)
-                return await runner.request("spectate", session)
+                snapshot = await runner.request("spectate", session)
+                if m.table not in session.delays:
+                    return snapshot
+                # A delayed spectator's snapshot is as late as the rest of what they see.
+                session.send_table(m.table, runner.table.hand_number, protocol.dumps(snapshot))
+                return None
             case protocol.Leave():
                 reply = await self._runner(m.table).request("leave", session)
                 if reply["type"] == "left":
@@ -321,24 +369,38 @@ class PokerServer:
             raise protocol.ProtocolError(
                 "bad_version", f"this server speaks version {protocol.VERSION}"
             )
-        if (m.name is None) == (m.token is None):
+        if sum(x is not None for x in (m.name, m.token, m.session)) != 1:
             raise protocol.ProtocolError(
-                "bad_message", "hello: give a guest name or a token, not both"
+                "bad_message", "hello: give one of a guest name, an account token, a session"
             )
-        if m.token is not None:
-            found = await self.store.player_by_token(m.token)
-            if found is None:
-                raise TableError("bad_token", "no account has this token")
-            session.player = Player(*found)
-            guest = False
+        if m.session is not None:
+            if m.session not in self.identities:
+                raise TableError("bad_session", "no such session: say hello with a name or token")
+            session.player, guest = self.identities[m.session]
+            token = m.session
         else:
-            assert m.name is not None
-            session.player = Player(await self.store.guest(m.name), m.name)
-            guest = True
+            if m.token is not None:
+                found = await self.store.player_by_token(m.token)
+                if found is None:
+                    raise TableError("bad_token", "no account has this token")
+                session.player, guest = Player(*found), False
+            else:
+                assert m.name is not None
+                if m.name in self.guests:
+                    raise TableError(
+                        "name_taken",
+                        f"the name {m.name!r} is in use: to come back, say hello with your session",
+                    )
+                session.player, guest = Player(await self.store.guest(m.name), m.name), True
+            token = secrets.token_urlsafe(24)
+            self.identities[token] = (session.player, guest)
+            if guest:
+                self.guests[session.player.name] = token
         return {
             "type": "welcome",
             "version": protocol.VERSION,
             "player": {"id": session.player.id, "name": session.player.name, "guest": guest},
+            "session": token,
         }
 
     # -- running -----------------------------------------------------------------------------

@@ -25,11 +25,13 @@ CHIPS = Annotated[int, Field(ge=0, le=10**15)]
 
 
 class ProtocolError(Exception):
-    """A message that is not valid protocol; ``code`` goes to the client."""
+    """A message that is not valid protocol; ``code`` goes to the client, with ``re``
+    when the message's ``id`` could be read."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, re_: str | None = None) -> None:
         super().__init__(message)
         self.code = code
+        self.re = re_
 
 
 class _Message(BaseModel):
@@ -39,12 +41,14 @@ class _Message(BaseModel):
 
 
 class Hello(_Message):
-    """Who you are: a guest ``name``, or an account ``token``."""
+    """Who you are: a guest ``name``, an account ``token``, or, to reconnect, the
+    ``session`` token an earlier ``welcome`` gave you. Exactly one of the three."""
 
     type: Literal["hello"]
     version: int = VERSION
     name: NAME | None = None
     token: Annotated[str, Field(min_length=16, max_length=128)] | None = None
+    session: Annotated[str, Field(min_length=16, max_length=128)] | None = None
 
 
 class CreateAccount(_Message):
@@ -154,16 +158,20 @@ def parse(raw: str | bytes) -> Any:
         raise ProtocolError("bad_json", "a message must be one JSON object") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
+    ident = data.get("id")
+    re_ = ident if isinstance(ident, str) and len(ident) <= 64 else None
     if "type" not in data:
-        raise ProtocolError("bad_message", "a message needs a 'type'")
+        raise ProtocolError("bad_message", "a message needs a 'type'", re_)
     try:
         return _CLIENT.validate_python(data)
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(p) for p in error["loc"] if p != data.get("type"))
         if error["type"] == "union_tag_invalid":
-            raise ProtocolError("unknown_type", f"unknown message type {data['type']!r}") from None
-        raise ProtocolError("bad_message", f"{data.get('type')}: {where}: {error['msg']}") from None
+            message = f"unknown message type {data['type']!r}"
+            raise ProtocolError("unknown_type", message, re_) from None
+        message = f"{data.get('type')}: {where}: {error['msg']}"
+        raise ProtocolError("bad_message", message, re_) from None
 
 
 def client_schema() -> dict[str, Any]:

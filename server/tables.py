@@ -57,6 +57,10 @@ class Subscriber(Protocol):
         self, table_id: str, seq: int, hand_number: int, body: dict[str, Any]
     ) -> None: ...
 
+    def send_table(self, table_id: str, hand_number: int, text: str) -> None:
+        """A table message that a delayed spectator receives late."""
+        ...
+
     def send(self, text: str) -> None: ...
 
 
@@ -111,6 +115,8 @@ class TableRunner:
 
     settings: TableSettings
     store_hand: HandStore | None = None
+    record_ledger: Callable[[int, int, str], Awaitable[None]] | None = None
+    """Records a balance change outside a hand: (player id, amount, reason)."""
     clock: Clock = time.monotonic
     new_shuffle: Callable[[str, int], Shuffle] = Shuffle.new
     """A hand's secret seed and deck (docs/fairness.md); tests may fix the seeds."""
@@ -137,6 +143,8 @@ class TableRunner:
         self._decision_started = 0.0
         self._closing = False
         self._finished_through = 0  # hand number of the last hand stored
+        self._resend = False
+        self.pending_ledger: list[tuple[int, int, str]] = []  # (player id, amount, reason)
         self.started_at: dict[int, dt.datetime] = {}
         self.shuffles: dict[int, Shuffle] = {}
 
@@ -178,6 +186,7 @@ class TableRunner:
         """Deal and run hands until closed."""
         while not self._closing:
             if not self.table.hand_in_progress:
+                await self._flush_ledger()  # buy-ins are on record before chips play
                 if self._start_hand():
                     await self._finish_if_over()  # all in from the blinds: over at once
                 else:
@@ -213,13 +222,12 @@ class TableRunner:
         self.started_at[number] = dt.datetime.now(dt.UTC)
         self.shuffles[number] = shuffle
         # The commitment goes out before any card: the deck cannot change afterwards.
+        committed = protocol.dumps(
+            {"type": "deck_commitment", "table": self.settings.table_id,
+             "hand_number": number, "commitment": shuffle.commitment}
+        )  # fmt: skip
         for session in list(self.subscribers):
-            session.send(
-                protocol.dumps(
-                    {"type": "deck_commitment", "table": self.settings.table_id,
-                     "hand_number": number, "commitment": shuffle.commitment}
-                )
-            )  # fmt: skip
+            session.send_table(self.settings.table_id, number, committed)
         self._publish(events)
         return True
 
@@ -230,9 +238,11 @@ class TableRunner:
         assert seat is not None and self.table.hand is not None
         key = (self.table.hand_number, seat, len(self.table.hand.log))
         occupant = self.seats[seat]
-        if self._decision != key:
-            self._decision = key
-            self._decision_started = self.clock()
+        if self._decision != key or self._resend:
+            if self._decision != key:  # a new decision: its clock starts now
+                self._decision = key
+                self._decision_started = self.clock()
+            self._resend = False
             menu = self.table.legal_actions(seat)
             assert menu is not None
             if occupant.session is not None:
@@ -331,8 +341,14 @@ class TableRunner:
             players = {s: seat.player for s, seat in self.seats.items()}
             started = self.started_at.pop(self.table.hand_number, dt.datetime.now(dt.UTC))
             await self.store_hand(self.table, players, started, shuffle)
-        # The hand is over and stored: reveal its seed so anyone can check the deck.
-        for session in list(self.subscribers):
+        # The hand is over and stored: reveal its seed to the players dealt into it, so
+        # they can check the deck. Not to spectators: the seed shows every card, mucked
+        # ones too, and a spectator sees only cards shown (docs/fairness.md).
+        hand = self.table.hand
+        assert hand is not None
+        dealt = {self.seats[s].session for s in hand.seats if s in self.seats}
+        for session in dealt - {None}:
+            assert session is not None
             session.send(
                 protocol.dumps(
                     {"type": "deck_revealed", "table": self.settings.table_id,
@@ -345,10 +361,28 @@ class TableRunner:
                 self._free(seat)
                 if seat in self.house:  # house bots buy in again: the demo goes on
                     self._seat_house_bot(seat)
-            elif seat in self.leaving:
-                self._publish(self.table.stand_up(seat))
-                self._free(seat)
+            elif seat in self.leaving or self._gone(seat):
+                self._stand_up(seat)
         self.leaving.clear()
+        await self._flush_ledger()
+
+    def _gone(self, seat: int) -> bool:
+        """Disconnected for longer than the grace period: the seat goes to someone else."""
+        away = self.seats[seat].disconnected_at
+        return away is not None and self.clock() - away > self.settings.reconnect_grace_seconds
+
+    async def _flush_ledger(self) -> None:
+        if self.record_ledger is not None:
+            while self.pending_ledger:
+                await self.record_ledger(*self.pending_ledger.pop(0))
+
+    def _stand_up(self, seat: int) -> None:
+        """A player leaves with their chips (the ledger records the cash-out)."""
+        stack = self.table.stack(seat)
+        self._publish(self.table.stand_up(seat))
+        if seat not in self.house:
+            self.pending_ledger.append((self.seats[seat].player.id, -stack, "cash_out"))
+        self._free(seat)
 
     def _free(self, seat: int) -> None:
         occupant = self.seats.pop(seat)
@@ -429,6 +463,11 @@ class TableRunner:
         if self._seat_of_player(player) is not None:
             raise TableError("already_seated", f"{player.name} already has a seat here")
         free = [s for s in range(self.settings.config.seats) if s not in self.seats]
+        cfg = self.settings.config
+        if not cfg.min_buy_in <= buy_in <= cfg.max_buy_in:
+            raise TableError(
+                "bad_buy_in", f"a buy-in of {buy_in} is outside {cfg.min_buy_in}..{cfg.max_buy_in}"
+            )
         if seat is None:
             if not free:
                 if any(p.id == player.id for p, _, _ in self.waiting):
@@ -448,7 +487,9 @@ class TableRunner:
         if seat in self.seats:
             raise TableError("seat_taken", f"seat {seat} is taken")
         events = self.table.sit_down(seat, buy_in, wait_for_big_blind=wait)
+        self.waiting = deque(w for w in self.waiting if w[0].id != player.id)
         self.seats[seat] = _Seat(player, session, self.settings.time_bank_seconds)
+        self.pending_ledger.append((player.id, buy_in, "buy_in"))
         self.subscribers[session] = seat
         self._publish(events)
         session.send(protocol.dumps(self._snapshot(seat)))
@@ -468,8 +509,7 @@ class TableRunner:
         if self.table.hand_in_progress and hand is not None and seat in hand.position:
             self.leaving.add(seat)  # stand up when the hand ends
             return {"type": "leaving", "table": self.settings.table_id, "seat": seat}
-        self._publish(self.table.stand_up(seat))
-        self._free(seat)
+        self._stand_up(seat)
         self.subscribers.pop(session, None)
         return {"type": "left", "table": self.settings.table_id, "seat": seat}
 
@@ -533,7 +573,7 @@ class TableRunner:
                 self.subscribers.pop(old, None)
             self.seats[seat].session = session
             self.seats[seat].disconnected_at = None
-            self._decision = None  # ask again on the new connection
+            self._resend = True  # ask again on the new connection; the clock runs on
         self.subscribers[session] = seat
         missed = [
             {"seq": s, "hand_number": h, "event": protocol.event_body(redact(e, seat))}

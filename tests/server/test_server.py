@@ -125,10 +125,13 @@ async def test_bad_messages_get_an_error_and_the_connection_stays_open(
         assert (await until(ws, "pong"))["re"] == "still here"
 
 
+SESSIONS: dict[str, str] = {}  # guest name -> the session token its welcome gave
+
+
 async def seated(address: str, name: str, seat: int) -> ClientConnection:
     ws = await connect(f"ws://{address}/ws")
     await send(ws, type="hello", name=name)
-    await until(ws, "welcome")
+    SESSIONS[name] = (await until(ws, "welcome"))["session"]
     await send(ws, type="sit", table="demo", seat=seat, buy_in=10_000, wait_for_big_blind=False)
     await until(ws, "seated")
     return ws
@@ -162,7 +165,8 @@ async def test_two_clients_racing_for_one_seat_act_at_most_once(
     ws = await seated(address, "carol", 5)
     other = await connect(f"ws://{address}/ws")
     try:
-        await send(other, type="hello", name="carol")  # the same player on a second connection
+        # The same player on a second connection, proving it with the session token.
+        await send(other, type="hello", session=SESSIONS["carol"])
         await until(other, "welcome")
         request = await until(ws, "action_request", timeout=30)
         action = "check" if request["menu"]["can_check"] else "call"
@@ -187,7 +191,7 @@ async def test_reconnecting_mid_hand_resumes_with_a_snapshot_and_the_missed_even
     last_seq = request["seq"]
     await ws.close()  # dropped mid-hand, before acting
     async with connect(f"ws://{address}/ws") as again:
-        await send(again, type="hello", name="dave")
+        await send(again, type="hello", session=SESSIONS["dave"])
         await until(again, "welcome")
         await send(again, type="resume", table="demo", last_seq=last_seq - 5)
         resumed = await until(again, "resumed")
@@ -241,30 +245,68 @@ async def test_timeouts_check_or_fold_and_then_sit_the_player_out(tmp_path: Path
 
 
 async def test_each_hand_is_committed_before_the_deal_and_verifiable_after(
-    app: tuple[PokerServer, str], capsys: pytest.CaptureFixture[str]
+    app: tuple[PokerServer, str],
 ) -> None:
-    from server.fairness import HandIdentity, commitment
+    from server.fairness import HandIdentity, commitment, verify_stored
 
     server, address = app
-    async with connect(f"ws://{address}/ws") as ws:
-        await send(ws, type="spectate", table="demo")
+    player = await seated(address, "gina", 5)
+    spectator = await connect(f"ws://{address}/ws")
+    try:
+        await send(spectator, type="spectate", table="demo")
         commitments: dict[int, str] = {}
         revealed: dict[int, str] = {}
-        async with asyncio.timeout(30):
+        async with asyncio.timeout(60):
             while len(revealed) < 2:
-                message = json.loads(await ws.recv())
+                message = json.loads(await player.recv())
                 if message["type"] == "deck_commitment":
                     commitments[message["hand_number"]] = message["commitment"]
                 elif message["type"] == "event" and message["event"]["type"] == "hand_started":
                     assert message["hand_number"] in commitments  # committed before the deal
+                elif message["type"] == "action_request":
+                    action = "check" if message["menu"]["can_check"] else "call"
+                    await send(
+                        player,
+                        type="act",
+                        table="demo",
+                        action_id=str(message["seq"]),
+                        action=action,
+                    )
                 elif message["type"] == "deck_revealed" and message["hand_number"] in commitments:
                     revealed[message["hand_number"]] = message["seed"]
-    for number, seed in revealed.items():
-        identity = HandIdentity("demo", number)
-        assert commitment(bytes.fromhex(seed), identity) == commitments[number]
-    stored = await server.store.list_hands(table="demo", limit=50)
-    from server.fairness import verify_stored
-
-    for summary in stored:
+        for number, seed in revealed.items():
+            assert (
+                commitment(bytes.fromhex(seed), HandIdentity("demo", number)) == commitments[number]
+            )
+        # A spectator gets commitments, never a seed: it would show cards nobody showed.
+        seen: list[str] = []
+        while True:
+            try:
+                seen.append(json.loads(await asyncio.wait_for(spectator.recv(), 0.2))["type"])
+            except TimeoutError:
+                break
+        assert "deck_commitment" in seen and "deck_revealed" not in seen
+    finally:
+        await player.close()
+        await spectator.close()
+    for summary in await server.store.list_hands(table="demo", limit=50):
         result = await verify_stored(server.store, summary.id)
         assert result.ok, result.message
+
+
+async def test_nobody_can_take_over_another_players_name_or_seat(
+    app: tuple[PokerServer, str],
+) -> None:
+    _, address = app
+    ws = await seated(address, "frank", 5)
+    try:
+        async with connect(f"ws://{address}/ws") as thief:
+            for name in ("frank", "house-1"):  # a guest's name, and a house bot's
+                await send(thief, type="hello", name=name)
+                assert (await until(thief, "error"))["code"] == "name_taken"
+            await send(thief, type="hello", session="x" * 32)
+            assert (await until(thief, "error"))["code"] == "bad_session"
+            await send(thief, type="resume", table="demo", last_seq=0)
+            assert (await until(thief, "error"))["code"] == "hello_first"
+    finally:
+        await ws.close()
