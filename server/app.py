@@ -73,6 +73,7 @@ class Session:
         self.app = app
         self.websocket = websocket
         self.player: Player | None = None
+        self.token: str | None = None  # the session token its welcome gave
         self.tables: set[str] = set()
         self.delays: dict[str, tuple[int, float]] = {}  # table -> (hands, seconds)
         self.delayed: dict[str, deque[tuple[float, int, str]]] = {}  # (due, hand, text)
@@ -252,6 +253,7 @@ class PokerServer:
                 if runner is not None:
                     with contextlib.suppress(TableError):
                         await runner.request("disconnect", session)
+            self._forget(session)
 
     async def _answer(self, session: Session, raw: str | bytes) -> str | None:
         """The reply to one message; never raises, whatever the client sent."""
@@ -283,7 +285,9 @@ class PokerServer:
 
     def _player(self, session: Session) -> Player:
         if session.player is None:
-            raise TableError("hello_first", "say hello first (a guest name or an account token)")
+            raise TableError(
+                "hello_first", "say hello first (a guest name, an account token or a session)"
+            )
         return session.player
 
     async def _dispatch(self, session: Session, m: Any) -> dict[str, Any] | None:
@@ -314,37 +318,30 @@ class PokerServer:
                 player = self._player(session)
                 runner = self._runner(m.table)
                 session.tables.add(m.table)
-                session.stop_delay(m.table)  # a player sees their table live
-                reply = await runner.request(
-                    "sit",
-                    session,
-                    player=player,
-                    seat=m.seat,
-                    buy_in=m.buy_in,
+                return await runner.request(
+                    "sit", session, player=player, seat=m.seat, buy_in=m.buy_in,
                     wait=m.wait_for_big_blind,
-                )
-                # Reply at once: the table's next messages (an action request) must follow it.
-                session.send(
-                    protocol.dumps({**reply, **({"re": m.id} if m.id is not None else {})})
-                )
-                if reply["type"] == "seated":
-                    await self.store.add_ledger(
-                        player.id, self.db_tables[m.table], m.buy_in, "buy_in"
-                    )
-                return None
+                )  # fmt: skip
             case protocol.Spectate():
                 runner = self._runner(m.table)
                 session.tables.add(m.table)
-                if m.delay_hands or m.delay_seconds:
+                seated_here = session.player is not None and (
+                    runner.seat_of_player(session.player) is not None
+                )
+                if (m.delay_hands or m.delay_seconds) and not seated_here:
                     session.delays[m.table] = (m.delay_hands, m.delay_seconds)
+                    # Hands already over before watching began are history, not delayed.
+                    session.hands_ended[m.table] = runner.finished_through
                 snapshot = await runner.request("spectate", session)
                 if m.table not in session.delays:
                     return snapshot
                 # A delayed spectator's snapshot is as late as the rest of what they see.
-                session.send_table(m.table, runner.table.hand_number, protocol.dumps(snapshot))
+                reply = {**snapshot, **({"re": m.id} if m.id is not None else {})}
+                session.send_table(m.table, runner.table.hand_number, protocol.dumps(reply))
                 return None
             case protocol.Leave():
                 reply = await self._runner(m.table).request("leave", session)
+                session.stop_delay(m.table)
                 if reply["type"] == "left":
                     session.tables.discard(m.table)
                 return reply
@@ -363,6 +360,20 @@ class PokerServer:
                     "resume", session, player=self._player(session), last_seq=m.last_seq
                 )
         raise protocol.ProtocolError("unknown_type", "unknown message")
+
+    def _forget(self, session: Session) -> None:
+        """Drop a gone connection's identity unless its player still holds a seat (and so
+        may come back with the session): the maps stay as small as the live tables."""
+        player, token = session.player, session.token
+        if player is None or token is None:
+            return
+        if any(r.seat_of_player(player) is not None for r in self.tables.values()):
+            return
+        if any(s.token == token for s in self.sessions):
+            return
+        self.identities.pop(token, None)
+        if self.guests.get(player.name) == token:
+            del self.guests[player.name]
 
     async def _hello(self, session: Session, m: protocol.Hello) -> dict[str, Any]:
         if m.version != protocol.VERSION:
@@ -396,6 +407,7 @@ class PokerServer:
             self.identities[token] = (session.player, guest)
             if guest:
                 self.guests[session.player.name] = token
+        session.token = token
         return {
             "type": "welcome",
             "version": protocol.VERSION,

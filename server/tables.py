@@ -63,6 +63,10 @@ class Subscriber(Protocol):
 
     def send(self, text: str) -> None: ...
 
+    def stop_delay(self, table_id: str) -> None:
+        """Deliver everything held back for a spectator's delay, and end it."""
+        ...
+
 
 @dataclass(frozen=True)
 class Player:
@@ -143,7 +147,7 @@ class TableRunner:
         self._decision_started = 0.0
         self._closing = False
         self._finished_through = 0  # hand number of the last hand stored
-        self._resend = False
+        self._resend: int | None = None  # a seat whose player reconnected mid-decision
         self.pending_ledger: list[tuple[int, int, str]] = []  # (player id, amount, reason)
         self.started_at: dict[int, dt.datetime] = {}
         self.shuffles: dict[int, Shuffle] = {}
@@ -238,11 +242,11 @@ class TableRunner:
         assert seat is not None and self.table.hand is not None
         key = (self.table.hand_number, seat, len(self.table.hand.log))
         occupant = self.seats[seat]
-        if self._decision != key or self._resend:
+        if self._decision != key or self._resend == seat:
             if self._decision != key:  # a new decision: its clock starts now
                 self._decision = key
                 self._decision_started = self.clock()
-            self._resend = False
+            self._resend = None
             menu = self.table.legal_actions(seat)
             assert menu is not None
             if occupant.session is not None:
@@ -454,6 +458,15 @@ class TableRunner:
     def _seat_of(self, session: Subscriber | None) -> int | None:
         return next((s for s, seat in self.seats.items() if seat.session is session), None)
 
+    @property
+    def finished_through(self) -> int:
+        """The number of the last hand that is over and stored."""
+        return self._finished_through
+
+    def seat_of_player(self, player: Player) -> int | None:
+        """The seat ``player`` holds here, if any (read by the server's sessions)."""
+        return self._seat_of_player(player)
+
     def _seat_of_player(self, player: Player) -> int | None:
         return next((s for s, seat in self.seats.items() if seat.player.id == player.id), None)
 
@@ -487,6 +500,8 @@ class TableRunner:
         if seat in self.seats:
             raise TableError("seat_taken", f"seat {seat} is taken")
         events = self.table.sit_down(seat, buy_in, wait_for_big_blind=wait)
+        # A player sees their own table live: what a delay held back comes out first.
+        session.stop_delay(self.settings.table_id)
         self.waiting = deque(w for w in self.waiting if w[0].id != player.id)
         self.seats[seat] = _Seat(player, session, self.settings.time_bank_seconds)
         self.pending_ledger.append((player.id, buy_in, "buy_in"))
@@ -573,7 +588,7 @@ class TableRunner:
                 self.subscribers.pop(old, None)
             self.seats[seat].session = session
             self.seats[seat].disconnected_at = None
-            self._resend = True  # ask again on the new connection; the clock runs on
+            self._resend = seat  # ask again on the new connection; the clock runs on
         self.subscribers[session] = seat
         missed = [
             {"seq": s, "hand_number": h, "event": protocol.event_body(redact(e, seat))}

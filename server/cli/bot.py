@@ -1,0 +1,150 @@
+"""``pokerroom bot run``: play a bot at a server over the websocket protocol.
+
+``SPEC`` is a built-in strategy (``random``, ``calling-station``, ``tight-aggressive``),
+``module:Class`` (the current folder is importable) or ``path/to/file.py:Class``. The first
+Ctrl-C leaves the table at the end of the current hand; a second one quits at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import signal
+import sys
+from collections.abc import Sequence
+
+from server.bots.client import BotClient, BotClientError, ClientSummary, load_bot_spec
+from server.cli.common import EXIT_USAGE, Parser, UsageError, add_command
+
+__all__ = ["add_commands", "main"]
+
+EXIT_FAILED = 1
+"""The server refused the bot or could not be reached."""
+
+
+async def _play(client: BotClient) -> ClientSummary:
+    loop = asyncio.get_running_loop()
+    handled = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on Windows
+            loop.add_signal_handler(sig, client.stop)
+            handled.append(sig)
+    try:
+        return await client.run()
+    finally:
+        for sig in handled:
+            loop.remove_signal_handler(sig)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Play until ``--hands`` hands are played, the bot busts (without ``--rebuy``) or
+    Ctrl-C; 0 then, 1 when the server refuses the bot or cannot be reached."""
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # `pokerroom bot run my_bot:MyBot` from its folder
+    try:
+        bot = load_bot_spec(args.spec)
+        client = BotClient(
+            bot,
+            args.url,
+            name=args.name,
+            token=args.token,
+            table=args.table,
+            buy_in=args.buy_in,
+            hands=args.hands,
+            rebuy=args.rebuy,
+            wait_for_big_blind=args.wait_for_big_blind,
+            max_retries=None if args.max_retries < 0 else args.max_retries,
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    level = logging.WARNING if args.quiet else logging.DEBUG if args.verbose else logging.INFO
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s")
+    logging.getLogger("pokerroom.bot").setLevel(level)
+    try:
+        summary = asyncio.run(_play(client))
+    except BotClientError as exc:
+        print(f"pokerroom bot run: error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    if args.json:
+        data = {
+            "player": summary.player,
+            "table": summary.table,
+            "reason": summary.reason,
+            "hands_played": summary.hands_played,
+            "stack": summary.stack,
+            "reconnects": summary.reconnects,
+            "rebuys": summary.rebuys,
+            "actions": summary.actions,
+            "errors": list(summary.errors),  # as the server sent them
+        }
+        print(json.dumps(data))
+    else:
+        print(
+            f"{summary.player} played {summary.hands_played} hands at {summary.table} "
+            f"({summary.reason}); stack {summary.stack}, {summary.reconnects} reconnections, "
+            f"{summary.rebuys} re-buys, {len(summary.errors)} errors from the server"
+        )
+    return 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
+    """Register ``pokerroom bot run``."""
+    bot = add_command(sub, "bot", cmd_run, "play bots at a server", json_output=False)
+    bot_sub = bot.add_subparsers(dest="action", required=True, parser_class=Parser)
+    p = add_command(bot_sub, "run", cmd_run, "play a bot at a server over the websocket")
+    p.add_argument(
+        "spec",
+        metavar="SPEC",
+        help="random, calling-station, tight-aggressive, module:Class or file.py:Class",
+    )
+    p.add_argument("--url", required=True, help="the server's websocket, e.g. ws://host:8765/ws")
+    p.add_argument("--table", help="a table id (default: the first with a free seat)")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--name", help="play as this guest (default: the bot's class and a suffix)")
+    who.add_argument("--token", help="play as the account with this token")
+    p.add_argument("--buy-in", type=_positive, help="chips to sit with (default: the table's max)")
+    p.add_argument("--hands", type=_positive, help="leave after this many hands (default: never)")
+    p.add_argument("--rebuy", action="store_true", help="buy in again when busted")
+    p.add_argument(
+        "--wait-for-big-blind",
+        action="store_true",
+        help="wait for the big blind to reach the bot instead of posting one to play at once",
+    )
+    p.add_argument(
+        "--max-retries",
+        type=int,
+        default=10,
+        help="failed connections in a row before giving up (default 10; -1: never)",
+    )
+    loud = p.add_mutually_exclusive_group()
+    loud.add_argument("-v", "--verbose", action="store_true", help="log every message")
+    loud.add_argument("-q", "--quiet", action="store_true", help="log only problems")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m server.cli.bot run ...``: the same command on its own."""
+    parser = Parser(prog="pokerroom", description="pokerroom: play a bot at a server")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    add_commands(sub)
+    args = parser.parse_args(["bot", *(sys.argv[1:] if argv is None else argv)])
+    try:
+        result: int = args.func(args)
+    except UsageError as exc:
+        print(f"pokerroom bot run: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
