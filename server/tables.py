@@ -175,6 +175,7 @@ class TableRunner:
             "players": [
                 {"seat": s, "name": seat.player.name, "stack": self.table.stack(s)}
                 for s, seat in sorted(self.seats.items())
+                if s in self.table.occupied()  # not a player who just busted, until freed
             ],
             "waiting": [player.name for player, _, _ in self.waiting],
             "hands_played": self.hands_played,

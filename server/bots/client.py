@@ -556,6 +556,9 @@ class BotClient:
         self._tasks: set[asyncio.Task[None]] = set()
         self._pending: dict[str, tuple[dict[str, Any], ActionMenu]] = {}  # acts not yet acked
         self._thinking: _Decision | None = None
+        # The action id of our decision still open at the table: an act names no decision,
+        # so one sent after its decision closed could be applied to the next (see _recover).
+        self._open: str | None = None
         self._bot_lock = asyncio.Lock()
         self._pace = asyncio.Lock()
         self._sent: set[str] = set()  # action ids (a decision asked again keeps its id)
@@ -666,7 +669,6 @@ class BotClient:
     async def _converse(self, ws: ClientConnection) -> None:
         await self._hello()
         async for raw in ws:
-            log.debug("%s <- %s", self.player, raw)
             try:
                 message = json.loads(raw)
             except ValueError:
@@ -674,6 +676,9 @@ class BotClient:
                 continue
             if not isinstance(message, dict):
                 continue
+            if log.isEnabledFor(logging.DEBUG):  # the session token is a secret: not logged
+                shown = {**message, "session": "…"} if "session" in message else message
+                log.debug("%s <- %s", self.player, json.dumps(shown))
             await self._on_message(message)
             if not self._done:
                 await self._reconcile()
@@ -740,12 +745,12 @@ class BotClient:
 
     async def _recover(self) -> None:
         """After ``rate_limited``: send again whatever may have been the message not read.
-        Acts keep their ids (they act at most once); a repeated sit, sit_in or leave gets
-        an error that changes nothing."""
+        An act goes again only while its decision is open, with its id (it acts at most
+        once); a repeated sit, sit_in or leave gets an error that changes nothing."""
         await asyncio.sleep(1.0)
         self._recovering = False
-        for message, _ in list(self._pending.values()):
-            await self._send(message)
+        if self._open in self._pending:  # only while its decision is open
+            await self._send(self._pending[self._open][0])
         self._sit_pending = self._sit_in_pending = self._leave_sent = False
         if self._resuming:
             await self._send(
@@ -906,6 +911,7 @@ class BotClient:
     def _on_resumed(self, m: dict[str, Any]) -> None:
         self._resuming = False
         self._supersede()  # a decision still open is asked again, with the same id
+        self._open = None
         self._summary = m["summary"]
         for missed in m.get("missed", []):
             self._count(int(missed["seq"]), missed["event"], self._last_seat)
@@ -970,6 +976,7 @@ class BotClient:
             kind in ("action_taken", "player_stood", "player_sat_out") and body.get("seat") == seat
         ):
             self._supersede()
+            self._open = None
         self._count(seq, body, seat)
         if body.get("type") == "player_stood" and body.get("seat") == seat:
             self.mirror = None  # the server no longer sends us this table's events
@@ -994,6 +1001,7 @@ class BotClient:
         # The same decision asked again (after a resume) gets the same id: it acts once.
         action_id = f"{self._run_id}-{m['hand_number']}-{m['seq']}"
         decision = _Decision(str(m["table"]), action_id, menu)
+        self._open = action_id
         if not self.think_in_thread:
             action = self._decide_now(view, menu)
             await self._act(act_message(decision.table, action_id, action, menu), menu)
@@ -1070,9 +1078,14 @@ class BotClient:
             return
         if re_ in self._pending:
             _, menu = self._pending.pop(re_)
-            if code in ("not_your_turn", "not_seated") or re_.endswith("-safe"):
+            if (
+                re_ != self._open
+                or re_.endswith("-safe")
+                or code in ("not_your_turn", "not_seated")
+            ):
                 return  # stale (the hand has moved on), or the safe answer failed too
-            await self._act(act_message(str(self.table), re_ + "-safe", _safe(menu), menu), menu)
+            self._open = re_ + "-safe"
+            await self._act(act_message(str(self.table), self._open, _safe(menu), menu), menu)
         elif re_ == "hello":
             if code == "bad_session" and self._session is not None:
                 self._session = None  # a server that forgot us (restarted): start afresh
@@ -1083,7 +1096,9 @@ class BotClient:
             raise BotClientError(f"hello refused: {code}: {text}")
         elif re_.startswith("sit-"):
             self._sit_pending = False
-            if code == "already_seated":  # our seat is still ours: pick it up
+            if code == "already_waiting":  # a sit sent twice: we are on the list
+                self._waiting_list = self._joined = True
+            elif code == "already_seated":  # our seat is still ours: pick it up
                 self._resuming = True
                 await self._send(
                     {"type": "resume", "table": self.table, "last_seq": self._last_seq,

@@ -1,0 +1,1 @@
+"""Example bots to copy: run one with pokerroom bot run examples.my_bot:MyBot."""

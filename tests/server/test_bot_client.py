@@ -1,0 +1,648 @@
+"""The bot SDK's network client: it sees what the engine shows, plays real hands at a real
+server, survives dropped connections, re-buys, and runs from the command line."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+import os
+import random
+import re
+import signal
+import sys
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import (
+    Action,
+    ActionMenu,
+    AnteKind,
+    BetOrRaiseTo,
+    ButtonRule,
+    CheckOrCall,
+    Deck,
+    EngineError,
+    Fold,
+    Table,
+    TableConfig,
+    TableView,
+    redact,
+)
+from server import protocol
+from server.app import PokerServer, ServerSettings
+from server.bots import Bot, load_bot
+from server.bots.client import (
+    BotClient,
+    BotClientError,
+    TableMirror,
+    act_message,
+    load_bot_spec,
+    menu_from_json,
+)
+from server.store import Store
+from server.tables import TableRunner
+
+ROOT = Path(__file__).resolve().parents[2]
+FAST = (0.05, 0.5)  # reconnect quickly
+
+
+# -- the picture of the table ----------------------------------------------------------------
+
+
+def _summary(config: TableConfig) -> dict[str, Any]:
+    """What the lobby says of a table (TableRunner.summary)."""
+    return {
+        "id": "t", "small_blind": config.small_blind, "big_blind": config.big_blind,
+        "ante": config.ante, "seats": config.seats, "min_buy_in": config.min_buy_in,
+        "max_buy_in": config.max_buy_in, "players": [],
+    }  # fmt: skip
+
+
+def _snapshot(table: Table, viewer: int) -> dict[str, Any]:
+    view = protocol.view_body(table.view(viewer), {})
+    return {
+        "type": "snapshot",
+        "table": "t",
+        "seq": 0,
+        "view": view,
+        "summary": _summary(table.config),
+    }
+
+
+def _random_config(rng: random.Random) -> TableConfig:
+    kind = rng.choice(list(AnteKind))
+    return TableConfig(
+        small_blind=50,
+        big_blind=100,
+        seats=rng.randint(2, 9),
+        ante=0 if kind is AnteKind.NONE else rng.choice([10, 25, 100]),
+        ante_kind=kind,
+        button_rule=rng.choice(list(ButtonRule)),
+        min_buy_in=100,  # short stacks: all-ins and side pots
+    )
+
+
+def _comings_and_goings(table: Table, rng: random.Random) -> list[Any]:
+    """Between hands: people sit down, stand up, sit out and come back (posting or not)."""
+    config, events = table.config, []
+    for seat in range(1, config.seats):
+        roll = rng.random()
+        try:
+            if seat not in table.occupied():
+                if roll < 0.6:
+                    stack = rng.choice([config.max_buy_in, 300, 150, 1_000])
+                    events += table.sit_down(seat, stack, wait_for_big_blind=rng.random() < 0.5)
+            elif table.is_sitting_out(seat):
+                if roll < 0.5:
+                    events += table.sit_in(seat, post=rng.random() < 0.7)
+            elif roll < 0.1:
+                events += table.sit_out(seat)
+            elif roll < 0.15:
+                events += table.stand_up(seat)
+        except EngineError:
+            pass
+    return events
+
+
+def _random_action(menu: ActionMenu, rng: random.Random) -> Action:
+    r = rng.random()
+    if menu.can_raise and r < 0.25:
+        return BetOrRaiseTo(menu.seat, rng.choice([menu.min_raise_to, menu.max_raise_to]))
+    if menu.can_fold and menu.call and r < 0.45:
+        return Fold(menu.seat)
+    return CheckOrCall(menu.seat)
+
+
+class _Watcher:
+    """Seat 0's mirror of a table, fed every event as the server would send it."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.rebuild()
+        self.decisions = 0
+
+    def rebuild(self) -> None:
+        """A fresh picture from the server's snapshot, as after a (re)connection."""
+        self.mirror = TableMirror.from_snapshot(_snapshot(self.table, 0))
+        self.rebuilt, self.full_hand_seen = True, False
+
+    def feed(self, events: list[Any]) -> None:
+        for event in events:
+            self.mirror.apply(protocol.event_body(redact(event, 0)))
+
+    def check(self, menu: ActionMenu | None) -> None:
+        truth = self.table.view(0)
+        mine = self.mirror.view(to_act=0 if menu else None, legal=menu)
+        # The lobby's summary does not say the button rule; nor the ante kind until a hand
+        # has shown it.
+        assert mine.config.button_rule is ButtonRule.MOVING
+        if self.full_hand_seen:
+            assert mine.config == dataclasses.replace(truth.config, button_rule=ButtonRule.MOVING)
+        mine = dataclasses.replace(mine, config=truth.config)
+        if self.rebuilt:  # dead money posted before a snapshot counts as live: same total
+            assert sum(mine.pots) == sum(truth.pots)
+            mine = dataclasses.replace(mine, pots=truth.pots)
+        assert mine == truth
+        self.decisions += menu is not None
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_mirror_shows_each_decision_exactly_as_the_engine_does(seed: int) -> None:
+    """Random hands with antes of both kinds, dead blinds, side pots, players coming and
+    going, and the picture rebuilt from a snapshot mid-hand now and then (a resume)."""
+    rng = random.Random(seed)
+    table = Table(_random_config(rng))
+    table.sit_down(0, table.config.max_buy_in, wait_for_big_blind=False)
+    watcher = _Watcher(table)
+    for _ in range(40):
+        watcher.feed(_comings_and_goings(table, rng))
+        if 0 not in table.occupied():  # busted: buy in again, as a re-buying client does
+            table.sit_down(0, table.config.max_buy_in, wait_for_big_blind=False)
+            watcher.rebuild()
+        try:
+            events = table.start_hand(Deck.shuffled(rng))
+        except EngineError:
+            continue
+        watcher.feed(events)
+        watcher.rebuilt, watcher.full_hand_seen = False, True
+        while table.hand_in_progress:
+            seat = table.to_act
+            menu = table.legal_actions(seat) if seat is not None else None
+            assert seat is not None and menu is not None
+            if rng.random() < 0.05:
+                watcher.rebuild()
+            if seat == 0:
+                watcher.check(menu)
+            watcher.feed(table.apply(_random_action(menu, rng)))
+        if 0 in table.occupied():  # between hands the picture matches too
+            watcher.check(None)
+    assert watcher.decisions > 10
+
+
+def test_a_mirror_ignores_events_it_does_not_know() -> None:
+    table = Table(TableConfig(small_blind=50, big_blind=100, seats=3))
+    table.sit_down(0, 10_000)
+    mirror = TableMirror.from_snapshot(_snapshot(table, 0))
+    before = mirror.view()
+    mirror.apply({"type": "something_new", "seat": 0})
+    assert mirror.view() == before
+
+
+def test_menus_round_trip_and_actions_become_the_words_the_server_expects() -> None:
+    table = Table(TableConfig(small_blind=50, big_blind=100, seats=3))
+    for chair in range(3):
+        table.sit_down(chair, 10_000)
+    table.start_hand(Deck.shuffled(random.Random(1)))
+    rng = random.Random(2)
+    seen: set[str] = set()
+    while table.hand_in_progress:
+        seat = table.to_act
+        assert seat is not None
+        menu = table.legal_actions(seat)
+        assert menu is not None
+        assert menu_from_json(seat, protocol.menu_body(menu)) == menu
+        action: Action = rng.choice(
+            [CheckOrCall(seat)]
+            + ([Fold(seat)] if menu.call else [])
+            + ([BetOrRaiseTo(seat, menu.min_raise_to)] if menu.can_raise else [])
+        )
+        wire = act_message("t", "x", action, menu)
+        assert protocol.parse(json.dumps(wire)).action == wire["action"]  # valid protocol
+        expected = {
+            Fold: "fold",
+            CheckOrCall: "check" if menu.can_check else "call",
+            BetOrRaiseTo: "bet" if menu.is_bet else "raise",
+        }[type(action)]
+        assert wire["action"] == expected
+        assert wire.get("amount") == (action.amount if isinstance(action, BetOrRaiseTo) else None)
+        seen.add(expected)
+        table.apply(action)
+    assert len(seen) >= 2
+
+
+# -- loading bots ----------------------------------------------------------------------------
+
+
+def test_bots_load_by_name_module_file_and_shadowed_module(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(ROOT)
+    assert type(load_bot_spec("calling-station")).__name__ == "CallingStation"
+    assert type(load_bot_spec("server.bots.strategies:RandomBot")).__name__ == "RandomBot"
+    assert type(load_bot_spec("examples/my_bot.py:MyBot")).__name__ == "MyBot"
+    # PyPokerEngine installs a package called ``examples``: the folder here is still found.
+    assert type(load_bot_spec("examples.my_bot:MyBot")).__name__ == "MyBot"
+    with pytest.raises(ValueError, match="no class 'Nope'"):
+        load_bot_spec("examples/my_bot.py:Nope")
+    with pytest.raises(ValueError, match="not found"):
+        load_bot_spec("missing/bot.py:Bot")
+    broken = tmp_path / "broken.py"
+    broken.write_text("raise RuntimeError('boom')\n")
+    with pytest.raises(ValueError, match="cannot be imported: boom"):
+        load_bot_spec(f"{broken}:Bot")
+
+
+def test_the_example_bot_always_answers_from_the_menu() -> None:
+    bot = load_bot_spec(str(ROOT / "examples" / "my_bot.py") + ":MyBot")
+    rng = random.Random(5)
+    for _ in range(200):
+        table = Table(TableConfig(small_blind=50, big_blind=100, seats=4, min_buy_in=100))
+        for chair in range(4):
+            table.sit_down(chair, rng.choice([300, 10_000]))
+        table.start_hand(Deck.shuffled(rng))
+        while table.hand_in_progress:
+            seat = table.to_act
+            assert seat is not None
+            menu = table.legal_actions(seat)
+            assert menu is not None
+            action = bot.act(table.view(seat), menu)
+            assert menu.allows(action), (action, menu)
+            table.apply(action)
+
+
+def test_client_options_are_checked() -> None:
+    bot = load_bot("calling-station")
+    with pytest.raises(ValueError, match="not both"):
+        BotClient(bot, "ws://x/ws", name="a", token="t" * 20)
+    with pytest.raises(ValueError, match="guest name"):
+        BotClient(bot, "ws://x/ws", name="bad name!")
+    with pytest.raises(ValueError, match="at least 1"):
+        BotClient(bot, "ws://x/ws", hands=0)
+    assert BotClient(bot, "ws://x/ws").name.startswith("CallingStation-")  # type: ignore[union-attr]
+
+
+# -- against a real server -------------------------------------------------------------------
+
+
+@pytest.fixture
+async def app(tmp_path: Path) -> AsyncIterator[tuple[PokerServer, str]]:
+    """A server with a six-seat table: three house calling stations, three free seats."""
+    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'server.db'}") as store:
+        server = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0))
+        async with server.running() as ws_server:
+            runner = await server.create_table(
+                "Demo", TableConfig(small_blind=50, big_blind=100, seats=6), decision_seconds=5.0
+            )
+            bots = {s: (f"house-{s}", load_bot("calling-station")) for s in range(3)}
+            await server.add_house_bots(runner, bots, stack=10_000)
+            port = next(iter(ws_server.sockets)).getsockname()[1]
+            yield server, f"ws://127.0.0.1:{port}/ws"
+
+
+class Checked:
+    """Wraps a bot: at each decision, compares the client's view with the server's own."""
+
+    def __init__(self, inner: Bot, runner: TableRunner) -> None:
+        self.inner, self.runner = inner, runner
+        self.decisions = 0
+        self.mismatches: list[tuple[TableView, TableView]] = []
+
+    def act(self, view: TableView, menu: ActionMenu) -> Action:
+        self.decisions += 1
+        truth = self.runner.table.view(menu.seat)
+        # Players sitting down elsewhere may be a message ahead: compare the hand.
+        if _in_hand(view) != _in_hand(truth):
+            self.mismatches.append((view, truth))
+        return self.inner.act(view, menu)
+
+
+def _in_hand(view: TableView) -> TableView:
+    return dataclasses.replace(view, seats=tuple(s for s in view.seats if s.in_hand))
+
+
+def _unexpected(errors: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+    """The errors a client should never see. Expected: a lobby listing refused while a
+    busted player's hand is being stored (TableRunner.summary() reads the stack of a seat
+    the engine has already emptied); the client asks again."""
+    return [
+        e for e in errors
+        if not (str(e.get("re", "")).startswith("tables-")
+                and re.fullmatch(r"seat \d+ is empty", e["message"]))
+    ]  # fmt: skip
+
+
+async def _stored(server: PokerServer, name: str, count: int) -> int:
+    """How many of ``name``'s hands are stored, waiting up to 10 s for ``count`` (the last
+    hand of a busted player is written just after they learn of it)."""
+    async with asyncio.timeout(10):
+        while len(hands := await server.store.list_hands(player=name, limit=1000)) < count:
+            await asyncio.sleep(0.05)
+    return len(hands)
+
+
+async def _gone(runner: TableRunner, name: str) -> None:
+    """Wait (up to 10 s) until ``name`` holds no seat: a bust is announced before the
+    runner frees the seat, which it does once the hand is stored."""
+    async with asyncio.timeout(10):
+        while any(seat.player.name == name for seat in runner.seats.values()):
+            await asyncio.sleep(0.02)
+
+
+async def test_bots_of_each_strategy_play_their_hands_and_every_action_is_accepted(
+    app: tuple[PokerServer, str],
+) -> None:
+    server, url = app
+    runner = server.tables["demo"]
+    hands = 6
+    checked = {
+        kind: Checked(load_bot(kind), runner)
+        for kind in ("random", "calling-station", "tight-aggressive")
+    }
+    clients = {
+        kind: BotClient(bot, url, name=f"sdk-{kind}", hands=hands, rebuy=True,
+                        think_in_thread=False, backoff=FAST)
+        for kind, bot in checked.items()
+    }  # fmt: skip
+    async with asyncio.timeout(120):
+        summaries = await asyncio.gather(*(c.run() for c in clients.values()))
+    for (kind, client), summary in zip(clients.items(), summaries, strict=True):
+        assert summary.reason == "hands", kind
+        assert summary.hands_played >= hands
+        assert _unexpected(summary.errors) == []  # every action was legal and in time
+        assert client.acks == client.actions == summary.actions > 0
+        assert checked[kind].decisions == summary.actions
+        assert checked[kind].mismatches == []
+        assert await _stored(server, f"sdk-{kind}", summary.hands_played) >= hands
+    assert all(c.seats_taken and min(c.seats_taken) >= 3 for c in clients.values())  # free ones
+    # They left cleanly: nobody holds their seats, nobody waits for them.
+    for kind in clients:
+        await _gone(runner, f"sdk-{kind}")
+    assert not runner.waiting
+
+
+class Stalling:
+    """A calling station that, on its first decision of its second hand, waits (in its
+    worker thread) until the test has dropped the connection."""
+
+    def __init__(self) -> None:
+        self.asked = threading.Event()
+        self.dropped = threading.Event()
+        self.hands: set[int] = set()
+        self.stalled: tuple[int, int, int] | None = None  # hand, street, street total
+        self.asked_again = False
+
+    def act(self, view: TableView, menu: ActionMenu) -> Action:
+        self.hands.add(view.hand_number)
+        me = next(s for s in view.seats if s.seat == menu.seat)
+        point = (view.hand_number, int(view.street or 0), me.street_total)
+        self.asked_again = self.asked_again or point == self.stalled
+        if len(self.hands) == 2 and not self.asked.is_set():
+            self.stalled = point
+            self.asked.set()
+            self.dropped.wait(10)
+        return CheckOrCall(menu.seat)
+
+
+@pytest.mark.parametrize("how", ["close", "abort"])
+async def test_a_bot_whose_connection_drops_mid_hand_resumes_in_its_seat(
+    app: tuple[PokerServer, str], how: str
+) -> None:
+    server, url = app
+    bot = Stalling()
+    client = BotClient(bot, url, name="sdk-dropped", hands=4, backoff=FAST)
+    task = asyncio.create_task(client.run())
+    async with asyncio.timeout(60):
+        await asyncio.to_thread(bot.asked.wait, 30)
+        assert bot.asked.is_set()
+        hand = server.tables["demo"].table.hand_number
+        session = next(
+            s for s in server.sessions if s.player is not None and s.player.name == "sdk-dropped"
+        )
+        if how == "close":
+            await session.websocket.close()
+        else:
+            session.websocket.transport.abort()
+        bot.dropped.set()
+        summary = await task
+    assert summary.reconnects == 1
+    assert summary.reason == "hands" and summary.hands_played >= 4
+    assert len(client.seats_taken) == 1  # the seat was kept for it
+    assert _unexpected(summary.errors) == []
+    # The decision it was thinking about when the line dropped was asked again and played.
+    assert bot.asked_again
+    assert client.acks == client.actions
+    stored = await server.store.list_hands(player="sdk-dropped", limit=100)
+    assert hand in {h.hand_number for h in stored}
+    assert await _stored(server, "sdk-dropped", summary.hands_played) >= 4
+
+
+class Shover:
+    """All in, every hand."""
+
+    def act(self, view: TableView, menu: ActionMenu) -> Action:
+        if menu.can_raise:
+            return BetOrRaiseTo(menu.seat, menu.max_raise_to)
+        return CheckOrCall(menu.seat)
+
+
+async def test_a_busted_bot_stops_or_buys_in_again(app: tuple[PokerServer, str]) -> None:
+    server, url = app
+    config = server.tables["demo"].settings.config
+    # Without --rebuy: it plays until it busts, then goes home.
+    once = BotClient(Shover(), url, name="sdk-bust", buy_in=config.min_buy_in, backoff=FAST)
+    async with asyncio.timeout(60):
+        summary = await once.run()
+    assert summary.reason == "busted" and summary.stack == 0
+    assert _unexpected(summary.errors) == [] and summary.rebuys == 0
+    # With it: it sits again after busting; stopped, it leaves the table.
+    again = BotClient(
+        Shover(), url, name="sdk-rebuy", buy_in=config.min_buy_in, rebuy=True, backoff=FAST
+    )
+    task = asyncio.create_task(again.run())
+    async with asyncio.timeout(60):
+        while again.rebuys < 1 or again.seat is None:
+            await asyncio.sleep(0.02)
+        again.stop()
+        summary = await task
+    assert summary.reason == "stopped" and summary.rebuys >= 1
+    assert len(again.seats_taken) == summary.rebuys + 1
+    assert _unexpected(summary.errors) == []
+    await _gone(server.tables["demo"], "sdk-rebuy")
+
+
+class Broken:
+    """Answers with nonsense, then with an exception, then properly."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def act(self, view: TableView, menu: ActionMenu) -> Action:
+        self.calls += 1
+        if self.calls % 3 == 1:
+            return BetOrRaiseTo(menu.seat, 10**9)  # more than anyone has
+        if self.calls % 3 == 2:
+            raise RuntimeError("bug in the bot")
+        return CheckOrCall(menu.seat)
+
+
+async def test_a_broken_bot_is_answered_for_and_keeps_its_seat(
+    app: tuple[PokerServer, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    _, url = app
+    bot = Broken()
+    client = BotClient(bot, url, name="sdk-broken", hands=3, backoff=FAST)
+    async with asyncio.timeout(60):
+        summary = await client.run()
+    assert summary.reason == "hands" and _unexpected(summary.errors) == []
+    assert bot.calls >= 3
+    assert "does not allow" in caplog.text and "bug in the bot" in caplog.text
+
+
+async def test_an_act_the_server_refuses_is_answered_with_a_check_or_fold(
+    app: tuple[PokerServer, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import server.bots.client as sdk
+
+    _, url = app
+    spoiled: list[dict[str, Any]] = []
+
+    def spoil_the_first(*args: Any) -> dict[str, Any]:
+        message = act_message(*args)
+        if not spoiled:  # a check or call with an amount: refused as bad_action
+            message = {**message, "action": "call", "amount": 1}
+            spoiled.append(message)
+        return message
+
+    monkeypatch.setattr(sdk, "act_message", spoil_the_first)
+    client = BotClient(load_bot("calling-station"), url, name="sdk-spoiled", hands=2)
+    async with asyncio.timeout(60):
+        summary = await client.run()
+    refused = _unexpected(summary.errors)
+    assert [(e["code"], e["re"]) for e in refused] == [("bad_action", spoiled[0]["action_id"])]
+    # The same decision was answered again, safely, under a new id, and accepted.
+    assert summary.reason == "hands" and client.acks == client.actions - 1
+
+
+class Slow:
+    """Checks or calls, after thinking for longer than the table allows."""
+
+    def act(self, view: TableView, menu: ActionMenu) -> Action:
+        threading.Event().wait(0.4)
+        return CheckOrCall(menu.seat)
+
+
+async def test_late_answers_are_dropped_and_a_sat_out_bot_sits_in_and_plays_on(
+    app: tuple[PokerServer, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="pokerroom.bot")
+    server, url = app
+    runner = await server.create_table(
+        "Quick", TableConfig(small_blind=50, big_blind=100, seats=2),
+        decision_seconds=0.2, time_bank_seconds=0.0,
+    )  # fmt: skip
+    await server.add_house_bots(runner, {0: ("house-quick", load_bot("calling-station"))}, 10_000)
+    client = BotClient(Slow(), url, name="sdk-slow", table="quick", hands=3, backoff=FAST)
+    async with asyncio.timeout(60):
+        summary = await client.run()
+    # The clock answered first each time (and sat the bot out after two timeouts): the
+    # client saw that, sent no stale answer, sat in again each time and played on.
+    assert summary.reason == "hands" and summary.hands_played >= 3
+    assert _unexpected(summary.errors) == [] and client.actions == 0
+    assert "answered too late" in caplog.text and "sitting in again" in caplog.text
+    assert len(client.seats_taken) == 1
+
+
+async def test_refusals_that_leave_nothing_to_play_for_end_the_run(
+    app: tuple[PokerServer, str],
+) -> None:
+    _, url = app
+    with pytest.raises(BotClientError, match="no table 'nowhere'"):
+        await BotClient(load_bot("random"), url, name="sdk-lost", table="nowhere").run()
+    with pytest.raises(BotClientError, match="cannot sit"):
+        await BotClient(load_bot("random"), url, name="sdk-rich", buy_in=10**9).run()
+    with pytest.raises(BotClientError, match="hello refused: bad_token"):
+        await BotClient(load_bot("random"), url, token="x" * 20).run()
+    host_port = url.removeprefix("ws://").removesuffix("/ws")
+    with pytest.raises(BotClientError, match="404"):
+        await BotClient(load_bot("random"), f"ws://{host_port}/nope").run()
+
+
+async def test_messages_the_server_did_not_read_are_sent_again(tmp_path: Path) -> None:
+    """A server far stricter than its documented rate: messages go unread (rate_limited,
+    which names no message), and the client sends again what may have been lost."""
+    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'strict.db'}") as store:
+        settings = ServerSettings(port=0, house_think_seconds=0.0, messages_per_second=2, burst=3)
+        server = PokerServer(store, settings)
+        async with server.running() as ws_server:
+            runner = await server.create_table(
+                "Strict", TableConfig(small_blind=50, big_blind=100, seats=3), decision_seconds=5.0
+            )
+            await server.add_house_bots(runner, {0: ("h0", load_bot("calling-station"))}, 10_000)
+            port = next(iter(ws_server.sockets)).getsockname()[1]
+            client = BotClient(
+                load_bot("calling-station"), f"ws://127.0.0.1:{port}/ws", name="sdk-strict",
+                hands=3, backoff=FAST,
+            )  # fmt: skip
+            async with asyncio.timeout(60):
+                summary = await client.run()
+    assert summary.reason == "hands" and summary.hands_played >= 3
+    codes = {e["code"] for e in summary.errors}
+    assert "rate_limited" in codes
+    # What a message sent twice can meet: nothing else went wrong.
+    assert codes <= {"rate_limited", "already_seated", "not_your_turn", "illegal"}
+
+
+async def test_an_unreachable_server_is_given_up_on() -> None:
+    with pytest.raises(BotClientError, match="gave up after 3 failed connections"):
+        await BotClient(
+            load_bot("random"), "ws://127.0.0.1:9/ws", max_retries=2, backoff=(0.01, 0.02)
+        ).run()
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+async def _cli(*argv: str) -> asyncio.subprocess.Process:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server.cli", "bot", *argv,
+        cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("spec", ["examples.my_bot:MyBot", "examples/my_bot.py:MyBot"])
+async def test_the_command_plays_an_example_bot_for_n_hands_and_exits_0(
+    app: tuple[PokerServer, str], spec: str
+) -> None:
+    server, url = app
+    name = "cli-" + spec.split(":", maxsplit=1)[0].replace("/", "-").replace(".", "-")
+    proc = await _cli("run", spec, "--url", url, "--hands", "3", "--name", name, "--json")
+    async with asyncio.timeout(90):
+        out, err = await proc.communicate()
+    assert proc.returncode == 0, err.decode()
+    result = json.loads(out.decode().splitlines()[-1])
+    assert result["reason"] == "hands" and result["hands_played"] >= 3, result
+    assert _unexpected(tuple(result["errors"])) == []
+    assert await _stored(server, name, 3) >= 3
+
+
+async def test_ctrl_c_leaves_the_table_at_the_end_of_the_hand(
+    app: tuple[PokerServer, str],
+) -> None:
+    server, url = app
+    proc = await _cli("run", "tight-aggressive", "--url", url, "--name", "cli-sigint", "--json")
+    try:
+        await _stored(server, "cli-sigint", 1)
+        proc.send_signal(signal.SIGINT)
+        async with asyncio.timeout(60):
+            out, err = await proc.communicate()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert proc.returncode == 0, err.decode()
+    assert json.loads(out.decode().splitlines()[-1])["reason"] == "stopped"
+    await _gone(server.tables["demo"], "cli-sigint")
+
+
+def test_the_command_rejects_a_bad_bot_with_status_2(capsys: pytest.CaptureFixture[str]) -> None:
+    from server.cli.bot import main
+
+    assert main(["run", "no-such-bot", "--url", "ws://127.0.0.1:9/ws"]) == 2
+    assert "unknown bot 'no-such-bot'" in capsys.readouterr().err
