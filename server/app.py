@@ -208,6 +208,13 @@ class PokerServer:
         await runner.request("house_sit", None, bots=players, stack=stack)
 
     async def _run_table(self, runner: TableRunner, db_id: int) -> None:
+        try:
+            await self._play_table(runner, db_id)
+        except Exception:  # one table failing never takes the server down
+            log.exception("table %s could not run", runner.settings.table_id)
+            runner.halt()
+
+    async def _play_table(self, runner: TableRunner, db_id: int) -> None:
         # Each table keeps its own connection for writing hands (docs/operations.md).
         async with self.store.writer() as writer:
             runner.store_hand = store_with(writer, db_id, runner.settings.table_id)

@@ -1,11 +1,12 @@
-"""Fair shuffles anyone can check: commit to a secret seed, deal from it, reveal it.
+"""Fair shuffles anyone can check: commit to a secret seed, deal from it, keep it.
 
 Each hand's deck comes from a fresh 32-byte seed drawn with :mod:`secrets`. When the hand
 starts, the server publishes a commitment: the SHA-256 of the hand's identity (table and
-hand number) and the seed. When the hand ends, the seed is revealed and stored with the
-hand: in its PHH history (fields ``table``, ``hand``, ``_deck_commitment``, ``_seed``) and
-in the ``hands`` table's ``deck_commitment`` and ``seed`` columns. Anyone can then
-recompute the deck from the seed and check the commitment and every dealt card, with
+hand number) and the seed. When the hand ends, the seed is stored with the hand, never
+sent to anyone (it shows every card, mucked ones too): in its PHH history (fields
+``table``, ``hand``, ``_deck_commitment``, ``_seed``) and in the ``hands`` table's
+``deck_commitment`` and ``seed`` columns. Whoever holds the history can then recompute the
+deck from the seed and check the commitment and every dealt card, with
 :func:`verify_history` or ``pokerroom verify HAND_ID_OR_FILE``. docs/fairness.md gives
 every byte, so that a verifier can be written in any language.
 
@@ -216,7 +217,7 @@ class VerifyResult:
     message: str
     identity: HandIdentity
     commitment: str
-    """SHA-256 of the identity and the revealed seed (lowercase hex)."""
+    """SHA-256 of the identity and the stored seed (lowercase hex)."""
     cards_checked: int
     """Dealt and shown cards compared with the deck (unknown ``??`` cards are skipped)."""
     problem: Problem | None = None

@@ -156,6 +156,8 @@ def parse(raw: str | bytes) -> Any:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
         raise ProtocolError("bad_json", "a message must be one JSON object") from None
+    except RecursionError:
+        raise ProtocolError("bad_json", "a message must not nest this deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
     ident = data.get("id")

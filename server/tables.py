@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import logging
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 from engine import (
@@ -32,6 +34,8 @@ from engine import (
 from server import protocol
 from server.fairness import Shuffle
 from server.store import HandWriter, hand_rows
+
+log = logging.getLogger("pokerroom")
 
 __all__ = ["Clock", "Player", "Subscriber", "TableError", "TableRunner", "TableSettings"]
 
@@ -97,6 +101,8 @@ class _Seat:
     player: Player
     session: Subscriber | None
     time_bank: float
+    since_seq: int
+    """The table's seq when this player sat: earlier events were not theirs to see."""
     timeouts: int = 0
     disconnected_at: float | None = None
 
@@ -146,6 +152,7 @@ class TableRunner:
         self._decision: tuple[int, int, int] | None = None  # (hand, seat, actions so far)
         self._decision_started = 0.0
         self._closing = False
+        self._stopped = False  # run() has returned: nothing will answer a request
         self._finished_through = 0  # hand number of the last hand stored
         self._resend: int | None = None  # a seat whose player reconnected mid-decision
         self.pending_ledger: list[tuple[int, int, str]] = []  # (player id, amount, reason)
@@ -156,6 +163,8 @@ class TableRunner:
 
     async def request(self, name: str, session: Subscriber | None, **args: Any) -> dict[str, Any]:
         """Send a command and wait for the reply; :class:`TableError` if refused."""
+        if self._stopped:
+            raise self._stopped_error()
         reply: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         await self.queue.put(_Command(name, session, args, reply))
         return await reply
@@ -183,12 +192,34 @@ class TableRunner:
 
     def close(self) -> None:
         self._closing = True
-        self.queue.put_nowait(_Command("noop", None, {}, asyncio.get_event_loop().create_future()))
+        wake: asyncio.Future[dict[str, Any]] = asyncio.get_event_loop().create_future()
+        wake.set_result({})  # nobody waits for this reply: it only wakes the loop
+        self.queue.put_nowait(_Command("noop", None, {}, wake))
 
     # -- the loop -------------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Deal and run hands until closed."""
+        """Deal and run hands until closed. An error the table cannot get past stops this
+        table alone: it is logged, and whoever is waiting on the table is told."""
+        try:
+            await self._play()
+        except Exception:
+            log.exception("table %s stopped by an error", self.settings.table_id)
+        finally:
+            self.halt()
+
+    def halt(self) -> None:
+        """Mark the table stopped and refuse every request still waiting for it."""
+        self._stopped = True
+        while not self.queue.empty():
+            reply = self.queue.get_nowait().reply
+            if not reply.done():
+                reply.set_exception(self._stopped_error())
+
+    def _stopped_error(self) -> TableError:
+        return TableError("table_closed", f"table {self.settings.table_id!r} has stopped")
+
+    async def _play(self) -> None:
         while not self._closing:
             if not self.table.hand_in_progress:
                 await self._flush_ledger()  # buy-ins are on record before chips play
@@ -232,7 +263,9 @@ class TableRunner:
              "hand_number": number, "commitment": shuffle.commitment}
         )  # fmt: skip
         for session in list(self.subscribers):
-            session.send_table(self.settings.table_id, number, committed)
+            self._deliver(
+                session, partial(session.send_table, self.settings.table_id, number, committed)
+            )
         self._publish(events)
         return True
 
@@ -251,20 +284,18 @@ class TableRunner:
             menu = self.table.legal_actions(seat)
             assert menu is not None
             if occupant.session is not None:
-                occupant.session.send(
-                    protocol.dumps(
-                        {
-                            "type": "action_request",
-                            "table": self.settings.table_id,
-                            "seq": self.seq,
-                            "hand_number": self.table.hand_number,
-                            "seat": seat,
-                            "menu": protocol.menu_body(menu),
-                            "decision_seconds": self.settings.decision_seconds,
-                            "time_bank_seconds": occupant.time_bank,
-                        }
-                    )
-                )
+                request = {
+                    "type": "action_request",
+                    "table": self.settings.table_id,
+                    "seq": self.seq,
+                    "hand_number": self.table.hand_number,
+                    "seat": seat,
+                    "menu": protocol.menu_body(menu),
+                    "decision_seconds": self.settings.decision_seconds,
+                    "time_bank_seconds": occupant.time_bank,
+                }
+                session = occupant.session
+                self._deliver(session, partial(session.send, protocol.dumps(request)))
             if seat in self.house:
                 self._house_decides(seat, key)
         elapsed = self.clock() - self._decision_started
@@ -303,7 +334,7 @@ class TableRunner:
     def _seat_house_bot(self, seat: int) -> None:
         player, _, stack = self.house[seat]
         self._publish(self.table.sit_down(seat, stack, wait_for_big_blind=False))
-        self.seats[seat] = _Seat(player, None, self.settings.time_bank_seconds)
+        self.seats[seat] = _Seat(player, None, self.settings.time_bank_seconds, self.seq)
 
     def _spend_clock(self, seat: int) -> None:
         elapsed = self.clock() - self._decision_started
@@ -346,21 +377,6 @@ class TableRunner:
             players = {s: seat.player for s, seat in self.seats.items()}
             started = self.started_at.pop(self.table.hand_number, dt.datetime.now(dt.UTC))
             await self.store_hand(self.table, players, started, shuffle)
-        # The hand is over and stored: reveal its seed to the players dealt into it, so
-        # they can check the deck. Not to spectators: the seed shows every card, mucked
-        # ones too, and a spectator sees only cards shown (docs/fairness.md).
-        hand = self.table.hand
-        assert hand is not None
-        dealt = {self.seats[s].session for s in hand.seats if s in self.seats}
-        for session in dealt - {None}:
-            assert session is not None
-            session.send(
-                protocol.dumps(
-                    {"type": "deck_revealed", "table": self.settings.table_id,
-                     "hand_number": self.table.hand_number, "seed": shuffle.seed.hex(),
-                     "commitment": shuffle.commitment}
-                )
-            )  # fmt: skip
         for seat in list(self.seats):
             if seat not in self.table.occupied():  # busted: the engine stood them up
                 self._free(seat)
@@ -411,15 +427,20 @@ class TableRunner:
             self.seq += 1
             self.log.append((self.seq, hand_number, event))
             for session, seat in list(self.subscribers.items()):
-                session.send_event(
-                    self.settings.table_id,
-                    self.seq,
-                    hand_number,
-                    protocol.event_body(redact(event, seat)),
-                )
+                body = protocol.event_body(redact(event, seat))
+                send = partial(session.send_event, self.settings.table_id, self.seq, hand_number)
+                self._deliver(session, partial(send, body))
             if isinstance(event, HandEnded):
                 while self.log and self.log[0][1] <= hand_number - self.settings.hands_kept:
                     self.log.popleft()
+
+    def _deliver(self, session: Subscriber, send: Callable[[], None]) -> None:
+        """Send to one subscriber; a failure drops that subscriber, never the table."""
+        try:
+            send()
+        except Exception:
+            log.exception("table %s: error sending to a client", self.settings.table_id)
+            self.subscribers.pop(session, None)
 
     def _snapshot(self, seat: int | None) -> dict[str, Any]:
         return {
@@ -445,6 +466,13 @@ class TableRunner:
         except EngineError as exc:
             if not command.reply.done():
                 command.reply.set_exception(TableError("illegal", str(exc)))
+            return
+        except Exception:  # a bug costs this one command, not the table
+            log.exception("table %s: error in command %r", self.settings.table_id, command.name)
+            if not command.reply.done():
+                command.reply.set_exception(
+                    TableError("internal", "the table failed to carry out this command")
+                )
             return
         if not command.reply.done():
             command.reply.set_result(result)
@@ -504,7 +532,7 @@ class TableRunner:
         # A player sees their own table live: what a delay held back comes out first.
         session.stop_delay(self.settings.table_id)
         self.waiting = deque(w for w in self.waiting if w[0].id != player.id)
-        self.seats[seat] = _Seat(player, session, self.settings.time_bank_seconds)
+        self.seats[seat] = _Seat(player, session, self.settings.time_bank_seconds, self.seq)
         self.pending_ledger.append((player.id, buy_in, "buy_in"))
         self.subscribers[session] = seat
         self._publish(events)
@@ -591,11 +619,15 @@ class TableRunner:
             self.seats[seat].disconnected_at = None
             self._resend = seat  # ask again on the new connection; the clock runs on
         self.subscribers[session] = seat
+        # Events from before this player sat are shown as a spectator saw them: the
+        # seat's last occupant's cards are not the new occupant's to see.
+        since = self.seats[seat].since_seq if seat is not None else self.seq
         missed = [
-            {"seq": s, "hand_number": h, "event": protocol.event_body(redact(e, seat))}
+            {"seq": s, "hand_number": h,
+             "event": protocol.event_body(redact(e, seat if s > since else None))}
             for s, h, e in self.log
             if s > last_seq
-        ]
+        ]  # fmt: skip
         # Complete when no event after last_seq has been dropped from the log.
         complete = not self.log or self.log[0][0] <= last_seq + 1
         return {**self._snapshot(seat), "type": "resumed", "missed": missed, "complete": complete}

@@ -861,7 +861,7 @@ class BotClient:
             case "sat_in":
                 self._sit_in_pending = False
             case _:
-                pass  # leaving, sat_out, deck_commitment, deck_revealed, pong: nothing to do
+                pass  # leaving, sat_out, deck_commitment, pong: nothing to do
 
     async def _list_tables(self, delay: float = 0.0) -> None:
         if delay:
