@@ -35,7 +35,7 @@ from engine import TableConfig
 from server import app as server_app
 from server.app import PokerServer, ServerSettings
 from server.bots import load_bot
-from server.fairness import HandIdentity, Shuffle, commitment, deck_from_seed
+from server.fairness import HandIdentity, Shuffle, commitment, deck_from_seed, verify_stored
 from server.protocol import client_schema
 from server.store import Store
 from server.tables import TableSettings
@@ -455,24 +455,68 @@ def test_the_examples_show_every_message_and_every_event() -> None:
     assert len(errors) >= 10
 
 
+HEX64 = re.compile(r"[0-9a-fA-F]{64}")
+
+
+def seeds_carried(message: Any, seeds: frozenset[str] = frozenset(), path: str = "") -> list[str]:
+    """Where ``message`` carries a seed: a ``deck_revealed`` message, a ``seed`` field at
+    any depth, one of ``seeds`` (hex) anywhere, or any 64-hex-digit value that is not a
+    ``commitment``. The seed rebuilds the whole deck, hole cards included: no message may
+    carry it, to a player or a spectator (docs/protocol.md, Fairness)."""
+    found = []
+    if isinstance(message, dict):
+        if message.get("type") == "deck_revealed":
+            found.append(f"{path or 'the message'}: a deck_revealed")
+        for key, value in message.items():
+            where = f"{path}.{key}" if path else key
+            if key == "seed":
+                found.append(where)
+            elif key == "commitment" and isinstance(value, str):
+                if value.lower() in seeds:
+                    found.append(where)
+            else:
+                found += seeds_carried(value, seeds, where)
+    elif isinstance(message, list):
+        for n, value in enumerate(message):
+            found += seeds_carried(value, seeds, f"{path}[{n}]")
+    elif isinstance(message, str) and (message.lower() in seeds or HEX64.fullmatch(message)):
+        found.append(path or "the message")
+    return found
+
+
+def test_no_example_carries_a_seed() -> None:
+    # The examples deal a few hands each: these are their seeds, and more.
+    seeds = frozenset(fixed_shuffle("demo", n).seed.hex() for n in range(1, 10))
+    for example in DOCUMENT.examples:
+        for step in example.steps:
+            if step.kind == "expect":
+                assert seeds_carried(step.message, seeds) == [], f"line {step.line}"
+    text = DOC.read_text(encoding="utf-8")
+    assert "deck_revealed" not in text
+    assert not any(seed in text for seed in seeds)
+
+
 def test_the_fairness_example_checks_out() -> None:
     session = next(e for e in DOCUMENT.examples if e.name == "session")
     shown = [step.message for step in session.steps if step.kind == "expect"]
     committed = {m["hand_number"]: m["commitment"] for m in shown if m["type"] == "deck_commitment"}
-    revealed = [m for m in shown if m["type"] == "deck_revealed"]
-    assert revealed
-    for message in revealed:
-        number, seed = message["hand_number"], bytes.fromhex(message["seed"])
-        assert seed == fixed_shuffle("demo", number).seed
-        assert commitment(seed, HandIdentity("demo", number)) == committed[number]
-        assert message["commitment"] == committed[number]
-    # Heads-up, p1 (left of the button) gets deck[0] and deck[2]; the board is deck[4:9].
-    deck = [
-        str(c) for c in deck_from_seed(fixed_shuffle("demo", 1).seed, HandIdentity("demo", 1)).cards
-    ]
+    assert sorted(committed) == [1, 2]
+    for number, sent in committed.items():
+        seed = fixed_shuffle("demo", number).seed
+        assert seed == hashlib.sha256(f"demo {number}".encode()).digest()
+        assert commitment(seed, HandIdentity("demo", number)) == sent
+    # Heads-up, p1 (left of the button) gets deck[0] and deck[2], the button deck[1] and
+    # deck[3]; the board is deck[4:9].
+    first = fixed_shuffle("demo", 1).seed
+    seed_hex, sent = first.hex(), committed[1]
+    deck = [str(c) for c in deck_from_seed(first, HandIdentity("demo", 1)).cards]
     text = " ".join(DOC.read_text(encoding="utf-8").split())
+    assert f"is `{seed_hex[:4]}…{seed_hex[-4:]}`" in text
+    assert f"the commitment `{sent[:4]}…{sent[-4:]}` sent before the deal" in text
     assert f"deals `{deck[0]} {deck[2]}` to Alice" in text
     assert f"`{' '.join(deck[4:9])}` to the board" in text
+    assert f"`{deck[1]} {deck[3]}` to the bot, which mucked them unseen" in text
+    assert {"type": "cards_mucked", "seat": 0} in [m.get("event") for m in shown]
 
 
 def test_the_document_names_every_error_code() -> None:
@@ -502,11 +546,19 @@ def test_the_limits_table_gives_the_servers_numbers() -> None:
 # -- a real session against the schema -------------------------------------------------------
 
 
+@dataclass
+class Busy:
+    address: str
+    store: Store
+    seeds: set[str] = field(default_factory=set)
+    """Every seed drawn so far (hex)."""
+
+
 @contextlib.asynccontextmanager
-async def busy_server(tmp_path: Path) -> AsyncIterator[str]:
+async def busy_server(tmp_path: Path) -> AsyncIterator[Busy]:
     """Six seats, four house bots of three kinds (so hands fold, raise and bust); the
     bots buy in for 2,000 and a player may bring 100,000, more than they can win from
-    it in a few hands."""
+    it in a few hands. Its seeds are random, as in a real server, and recorded."""
     async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'busy.db'}") as store:
         app = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0))
         async with app.running() as ws_server:
@@ -516,16 +568,31 @@ async def busy_server(tmp_path: Path) -> AsyncIterator[str]:
                     small_blind=50, big_blind=100, seats=6, min_buy_in=1_000, max_buy_in=100_000
                 ),
             )
+            port = next(iter(ws_server.sockets)).getsockname()[1]
+            busy = Busy(f"127.0.0.1:{port}", store)
+
+            def recorded(table: str, hand_number: int) -> Shuffle:
+                shuffle = Shuffle.new(table, hand_number)
+                busy.seeds.add(shuffle.seed.hex())
+                return shuffle
+
+            runner.new_shuffle = recorded  # before anyone sits: no hand has started
             kinds = ("random", "calling-station", "tight-aggressive", "random")
             bots = {seat: (f"house-{seat}", load_bot(kind)) for seat, kind in enumerate(kinds)}
             await app.add_house_bots(runner, bots, stack=2_000)
-            port = next(iter(ws_server.sockets)).getsockname()[1]
-            yield f"127.0.0.1:{port}"
+            yield busy
 
 
 @dataclass
 class Seen:
     messages: list[dict[str, Any]] = field(default_factory=list)
+
+    def committed(self) -> dict[int, str]:
+        return {
+            m["hand_number"]: m["commitment"]
+            for m in self.messages
+            if m["type"] == "deck_commitment"
+        }
 
     def events(self) -> list[dict[str, Any]]:
         return [m for m in self.messages if m["type"] == "event"]
@@ -553,9 +620,9 @@ async def read_all(ws: ClientConnection, seen: Seen, done: Callable[[], bool], w
 
 async def test_a_real_session_fits_the_server_schemas(tmp_path: Path) -> None:
     async with (
-        busy_server(tmp_path) as address,
-        connect(f"ws://{address}/ws") as player,
-        connect(f"ws://{address}/ws") as spectator,
+        busy_server(tmp_path) as busy,
+        connect(f"ws://{busy.address}/ws") as player,
+        connect(f"ws://{busy.address}/ws") as spectator,
     ):
         for ws, greeting in (
             (player, {"type": "hello", "name": "alice"}),
@@ -578,6 +645,11 @@ async def test_a_real_session_fits_the_server_schemas(tmp_path: Path) -> None:
                 )
         except Mismatch as exc:
             failure = str(exc)
+        # The seeds stay with the server: stored with each hand, where pokerroom verify
+        # checks them against the commitments everyone was sent.
+        stored = [
+            await verify_stored(busy.store, hand_id) for hand_id in await busy.store.hand_ids()
+        ]
     if failure is not None:
         pytest.fail(failure, pytrace=False)
 
@@ -602,22 +674,31 @@ async def test_a_real_session_fits_the_server_schemas(tmp_path: Path) -> None:
                 assert message["seq"] == last_seq  # the seq of the last event before it
             elif message["type"] == "deck_commitment":
                 commitments[message["hand_number"]] = message["commitment"]
-            elif message["type"] == "deck_revealed" and message["hand_number"] in commitments:
-                number, seed = message["hand_number"], bytes.fromhex(message["seed"])
-                assert message["commitment"] == commitments[number]
-                assert commitment(seed, HandIdentity("demo", number)) == commitments[number]
     snapshot = next(m for m in watched.messages if m["type"] == "snapshot")
     assert snapshot["re"] == "watch"
     assert watched.events()[0]["seq"] == snapshot["seq"] + 1
-    # The seed shows every card: it goes to the players dealt into the hand, and only them.
-    assert all(m["type"] != "deck_revealed" for m in watched.messages)
-    revealed = {m["hand_number"] for m in mine.messages if m["type"] == "deck_revealed"}
-    dealt = [
+    # The seed shows every card, folded and mucked hands included: no message carries
+    # it, neither to the player dealt in nor to the spectator, during a hand or after.
+    seeds = frozenset(busy.seeds)
+    assert len(seeds) >= 6
+    for who, seen in (("the player", mine), ("the spectator", watched)):
+        for message in seen.messages:
+            assert seeds_carried(message, seeds) == [], f"{who}: {message}"
+    # Each hand's seed was stored with it (the last hand may not be stored yet), and
+    # pokerroom verify finds it matches the commitment sent before the deal.
+    dealt = sorted(
         m["hand_number"]
         for m in mine.events()
         if m["event"]["type"] == "hand_ended" and 5 in [s for s, _ in m["event"]["stacks"]]
-    ]
-    assert set(dealt[:-1]) <= revealed <= set(dealt)  # the last seed may not be read yet
+    )
+    sent = {number: c for seen in (mine, watched) for number, c in seen.committed().items()}
+    verified = {result.identity.hand_number: result for result in stored}
+    assert set(dealt[:-1]) <= verified.keys() & sent.keys()
+    for number, result in verified.items():
+        assert result.ok, result.message
+        assert result.identity == HandIdentity("demo", number)
+        if number in sent:  # hands dealt before anyone connected were sent to nobody
+            assert result.commitment == sent[number]
 
 
 # -- what the document says besides its examples -----------------------------------------------
@@ -785,9 +866,11 @@ async def test_a_spectator_delayed_by_seconds_gets_everything_that_much_later(
         await alice.send(json.dumps({"type": "sit", "table": "demo", "seat": 1, "buy_in": 10_000}))
         request = await play_until_asked(alice, 1)
         asked = time.monotonic()
-        await bob.send(json.dumps({"type": "spectate", "table": "demo", "delay_seconds": 1}))
+        watch = {"type": "spectate", "table": "demo", "delay_seconds": 1, "id": "w"}
+        await bob.send(json.dumps(watch))
         snapshot = json.loads(await bob.recv())
         assert snapshot["type"] == "snapshot" and snapshot["seq"] == request["seq"]
+        assert snapshot["re"] == "w"  # late, but still the reply to the spectate
         assert time.monotonic() - asked >= 0.9  # the snapshot is as late as the rest
         act = {"type": "act", "table": "demo", "action_id": "a", "action": "check"}
         await alice.send(json.dumps(act))
