@@ -13,7 +13,7 @@ import logging
 import re
 import secrets
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -47,6 +47,8 @@ class ServerSettings:
     """Messages waiting for a slow client before its connection is closed."""
     reconnect_grace_seconds: float = 60.0
     house_think_seconds: float = 0.2
+    tables_per_player: int = 10
+    """Tables one player may create: a client cannot fill the server with tables."""
 
 
 class _Bucket:
@@ -172,6 +174,7 @@ class PokerServer:
         # connection proves it is them with the session token the welcome gave them.
         self.guests: dict[str, str] = {}  # guest (or house bot) name -> its session token
         self.identities: dict[str, tuple[Player, bool]] = {}  # session token -> (player, guest)
+        self.created: Counter[int] = Counter()  # player id -> tables they created
 
     # -- tables -----------------------------------------------------------------------------
 
@@ -309,7 +312,12 @@ class PokerServer:
             case protocol.ListTables():
                 return {"type": "tables", "tables": [r.summary() for r in self.tables.values()]}
             case protocol.CreateTable():
-                self._player(session)
+                creator = self._player(session)
+                if self.created[creator.id] >= self.settings.tables_per_player:
+                    raise protocol.ProtocolError(
+                        "too_many_tables",
+                        f"a player may create {self.settings.tables_per_player} tables",
+                    )
                 runner = await self.create_table(
                     m.name,
                     TableConfig(
@@ -320,6 +328,7 @@ class PokerServer:
                     decision_seconds=m.decision_seconds,
                     time_bank_seconds=m.time_bank_seconds,
                 )  # fmt: skip
+                self.created[creator.id] += 1
                 return {"type": "table_created", "table": runner.summary()}
             case protocol.Sit():
                 player = self._player(session)

@@ -310,3 +310,22 @@ async def test_nobody_can_take_over_another_players_name_or_seat(
             assert (await until(thief, "error"))["code"] == "hello_first"
     finally:
         await ws.close()
+
+
+async def test_a_player_creates_tables_up_to_the_limit_and_no_more(
+    app: tuple[PokerServer, str],
+) -> None:
+    server, address = app
+    limit = server.settings.tables_per_player
+    async with connect(f"ws://{address}/ws") as ws:
+        await send(ws, type="hello", name="builder")
+        await until(ws, "welcome")
+        for n in range(limit):
+            await send(ws, type="create_table", name=f"home {n}", small_blind=1, big_blind=2)
+            assert (await until(ws, "table_created"))["table"]["id"] == f"home-{n}"
+        await send(ws, type="create_table", name="one more", small_blind=1, big_blind=2, id="x")
+        error = await until(ws, "error")
+        assert (error["code"], error["re"]) == ("too_many_tables", "x")
+        await send(ws, type="list_tables")
+        listed = [t["id"] for t in (await until(ws, "tables"))["tables"]]
+    assert len(listed) == limit + 1 and "one-more" not in listed  # the demo and theirs
