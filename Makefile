@@ -39,6 +39,7 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python -m bench.all7
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.store
+	$(BIN)/python -m bench.server
 
 # Re-pin every dependency (needs uv: pip install uv).
 lock:
