@@ -464,7 +464,7 @@ async def bots_main(args: argparse.Namespace) -> int:
             bot.send({"type": "hello", "name": player_name(table, seat)})
             await asyncio.wait_for(bot.welcome, 60)
 
-    def sit(bot: Bot) -> Awaitable[None]:
+    def sit(bot: Bot) -> asyncio.Future[None]:
         sit = {"type": "sit", "table": bot.table, "seat": bot.seat, "buy_in": BUY_IN}
         bot.send({**sit, "wait_for_big_blind": False})
         return bot.seated
@@ -494,7 +494,10 @@ async def bots_main(args: argparse.Namespace) -> int:
                 say({"welcomed": len(bots)})
                 if await commands.get() != "sit":
                     return 1
-                await asyncio.wait_for(asyncio.gather(*(sit(bot) for bot in bots)), 120)
+                seated = [sit(bot) for bot in bots]
+                await asyncio.wait(seated, timeout=120)
+                if not all(f.done() and f.exception() is None for f in seated):
+                    raise TimeoutError(f"{sum(f.done() for f in seated)} bots seated in 120 s")
             except (OSError, TimeoutError) as exc:
                 say({"failed": f"{type(exc).__name__}: {exc}", "errors": stats.error_sample})
                 return 1
