@@ -625,10 +625,8 @@ class Child:
 
     @classmethod
     async def start(cls, name: str, *args: str, log: Path) -> Child:
-        env = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-        }
+        path = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
         with log.open("ab") as err:
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bench.server", *args,
@@ -794,7 +792,7 @@ async def measure(
         result.latency_next_hand += [x / 1000 for x in a["latency_next_hand"]]
         result.errors += a["errors"] - b["errors"]
         result.error_sample += a["error_sample"]
-        result.lost += a["lost"]
+        result.lost += a["lost"] - b["lost"]
 
 
 def print_profile(path: str, result: Result) -> None:
