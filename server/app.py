@@ -192,9 +192,15 @@ class PokerServer:
             reconnect_grace_seconds=self.settings.reconnect_grace_seconds,
             **clock,  # type: ignore[arg-type]
         )
-        db_id = await self.store.ensure_table(table_id, _config_json(config, name))
         runner = TableRunner(settings, house_think_seconds=self.settings.house_think_seconds)
+        # The id is taken before the database is awaited: another table created meanwhile
+        # with the same name gets the next one, not this one.
         self.tables[table_id] = runner
+        try:
+            db_id = await self.store.ensure_table(table_id, _config_json(config, name))
+        except BaseException:
+            del self.tables[table_id]
+            raise
         self.db_tables[table_id] = db_id
         assert self._group is not None
         self._group.create_task(self._run_table(runner, db_id), name=f"table {table_id}")

@@ -691,8 +691,8 @@ def hostile_probes(who: str, role: str, r: int, lair: str) -> list[Probe]:
 
 
 def turn_probes(name: str, request: JSON, n: int) -> tuple[list[Probe], JSON]:
-    """Illegal actions when it is one's turn, then a legal one (check, or call up to 20
-    big blinds, else fold)."""
+    """Illegal actions when it is one's turn, then a legal one: check, call a big blind at
+    most, else fold. The probing player must not bust: a free seat changes every answer."""
     menu, table = request["menu"], request["table"]
     turn = errors("illegal", "bad_action", "not_your_turn")
 
@@ -718,7 +718,7 @@ def turn_probes(name: str, request: JSON, n: int) -> tuple[list[Probe], JSON]:
         legal = act("check")
     else:
         p.append(probe("checking when facing a bet", act("check"), *turn))
-        legal = act("call" if menu["call"] <= 2_000 else "fold")
+        legal = act("call" if menu["call"] <= 100 else "fold")
     return p, legal
 
 

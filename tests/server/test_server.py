@@ -329,3 +329,17 @@ async def test_a_player_creates_tables_up_to_the_limit_and_no_more(
         await send(ws, type="list_tables")
         listed = [t["id"] for t in (await until(ws, "tables"))["tables"]]
     assert len(listed) == limit + 1 and "one-more" not in listed  # the demo and theirs
+
+
+async def test_tables_created_at_once_with_one_name_get_their_own_ids(tmp_path: Path) -> None:
+    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'server.db'}") as store:
+        server = PokerServer(store, ServerSettings(port=0))
+        config = TableConfig(small_blind=1, big_blind=2, seats=2)
+        async with asyncio.timeout(10):  # an orphaned table would hold the shutdown up
+            async with server.running():
+                runners = await asyncio.gather(
+                    *(server.create_table("Same name", config) for _ in range(3))
+                )
+                ids = [r.settings.table_id for r in runners]
+                assert sorted(ids) == ["same-name", "same-name-2", "same-name-3"]
+                assert [server.tables[i] for i in ids] == runners
