@@ -4,11 +4,12 @@
 
 Every row writes the same played hands (6-max, random legal actions). "ours" builds the
 rows from the engine's finished hand (PHH history included) and writes them with
-a ``HandWriter`` (one transaction per hand, on the connection a table keeps) or
-``Store.write_hands`` (batches of 100).
+a ``HandWriter`` (one table: a transaction per hand) or ``Store.write_hands`` (batches
+of 100).
 The baseline is a plain SQLAlchemy Core insert of the same, already built, rows, one
 transaction per hand; the ORM row adds the same rows as ORM objects through a session,
-for reference. "50 tables" runs 50 concurrent writers, each hand its own transaction.
+for reference. "50 tables" runs 50 tables writing at once through one ``HandWriter``,
+which commits whatever they handed over together (group commit), as the server does.
 CPU is ``time.process_time()`` of this process only (the database server's is not ours).
 PostgreSQL is the one at 127.0.0.1:5432 (``POKERROOM_TEST_PG`` to change); a scratch
 database is created and dropped.
@@ -37,7 +38,7 @@ from sqlalchemy import insert  # noqa: E402
 from sqlalchemy.ext.asyncio import AsyncSession  # noqa: E402
 
 from engine import BetOrRaiseTo, CheckOrCall, Deck, Fold, Hand, Table, TableConfig  # noqa: E402
-from server.store import HandRows, Store, hand_rows  # noqa: E402
+from server.store import HandRows, HandWriter, Store, hand_rows  # noqa: E402
 from server.store.models import Action, HandPlayer, LedgerEntry  # noqa: E402
 from server.store.models import Hand as HandRow  # noqa: E402
 from server.store.store import ACTIONS, HAND_PLAYERS, HANDS, LEDGER  # noqa: E402
@@ -164,13 +165,13 @@ async def bench(
         if concurrent:
             per_table = max(1, n // 50)
 
-            async def table_writer(table: int) -> None:
-                async with store.writer() as writer:
-                    for hand in hands[table * per_table : (table + 1) * per_table]:
-                        await writer.write(ctx.rows(hand, table))
+            async def table_writer(writer: HandWriter, table: int) -> None:
+                for hand in hands[table * per_table : (table + 1) * per_table]:
+                    await writer.write(ctx.rows(hand, table))
 
-            async def fifty() -> None:
-                await asyncio.gather(*(table_writer(t) for t in range(50)))
+            async def fifty() -> None:  # as a server does: one writer for every table
+                async with store.writer() as writer:
+                    await asyncio.gather(*(table_writer(writer, t) for t in range(50)))
 
             results.append(
                 (f"{label}: ours, 50 tables at once", *await measure(per_table * 50, fifty))

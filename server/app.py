@@ -25,7 +25,7 @@ from websockets.http11 import Request, Response
 
 from engine import AnteKind, ButtonRule, EngineError, TableConfig
 from server import protocol
-from server.store import Store, StoreError
+from server.store import HandWriter, Store, StoreError
 from server.tables import Player, TableError, TableRunner, TableSettings, store_with
 
 log = logging.getLogger("pokerroom")
@@ -169,6 +169,7 @@ class PokerServer:
 
     def __post_init__(self) -> None:
         self._group: asyncio.TaskGroup | None = None
+        self._writer: HandWriter | None = None  # every table's hands, one connection
         self.sessions: set[Session] = set()
         # Who is who. A guest's name is theirs alone from their first hello: another
         # connection proves it is them with the session token the welcome gave them.
@@ -224,15 +225,15 @@ class PokerServer:
             runner.halt()
 
     async def _play_table(self, runner: TableRunner, db_id: int) -> None:
-        # Each table keeps its own connection for writing hands (docs/operations.md).
-        async with self.store.writer() as writer:
-            runner.store_hand = store_with(writer, db_id, runner.settings.table_id)
+        assert self._writer is not None
+        writer = self._writer
+        runner.store_hand = store_with(writer, db_id, runner.settings.table_id)
 
-            async def record(player_id: int, amount: int, reason: str) -> None:
-                await self.store.add_ledger(player_id, db_id, amount, reason)
+        async def record(player_id: int, amount: int, reason: str) -> None:
+            await writer.record(player_id, db_id, amount, reason)
 
-            runner.record_ledger = record
-            await runner.run()
+        runner.record_ledger = record
+        await runner.run()
 
     # -- connections -----------------------------------------------------------------------
 
@@ -453,7 +454,8 @@ class PokerServer:
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[Server]:
         """Serve until the block ends, then close the connections and stop the tables."""
-        async with asyncio.TaskGroup() as group:
+        # The writer outlives the tables: the last hands they play are committed.
+        async with self.store.writer() as self._writer, asyncio.TaskGroup() as group:
             self._group = group
             server = await serve(
                 self.handler,

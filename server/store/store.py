@@ -8,11 +8,14 @@ times the CPU for these plain inserts); reads use the typed models.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import hashlib
 import json
+import logging
 import secrets
+import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -21,7 +24,7 @@ import asyncpg
 from sqlalchemy import Table, event, func, insert, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from engine import EngineError, HistoryError, UnsupportedHistoryError, history
@@ -33,12 +36,21 @@ from server.store.records import HandRows, hand_rows
 __all__ = ["HandSummary", "HandWriter", "ImportReport", "Store", "StoreError"]
 
 UTC = dt.UTC
+log = logging.getLogger("pokerroom")
 # The tables behind the models, for Core inserts.
 PLAYERS = cast(Table, Player.__table__)
 HANDS = cast(Table, Hand.__table__)
 HAND_PLAYERS = cast(Table, HandPlayer.__table__)
 ACTIONS = cast(Table, Action.__table__)
 LEDGER = cast(Table, LedgerEntry.__table__)
+
+# Errors a write can meet: the database refusing these rows (retrying is no use), and the
+# database being unreachable, locked or restarting (retrying is).
+_REFUSED = (IntegrityError, asyncpg.IntegrityConstraintViolationError)
+_UNAVAILABLE = (
+    OperationalError, InterfaceError, OSError,
+    asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.OperatorInterventionError,
+)  # fmt: skip
 
 
 class StoreError(Exception):
@@ -82,32 +94,158 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-class HandWriter:
-    """Writes hands one at a time over a connection it keeps, each hand in its own
-    transaction. Checking a connection out of the pool for every hand costs as much CPU
-    as the write itself (docs/operations.md), so each table keeps a writer."""
+LedgerRow = dict[str, Any]
+"""A balance change outside a hand (a buy-in, a cash-out): a row of the ledger."""
 
-    def __init__(self, conn: AsyncConnection, driver: Any | None) -> None:
-        self.conn = conn
-        self.driver = driver
+
+class HandWriter:
+    """The one connection through which a server writes every table's hands and ledger
+    entries (open it with :meth:`Store.writer`).
+
+    A table hands over what to write and waits until it is committed. Whatever arrives
+    while a transaction is in flight goes into the next one, together (group commit): one
+    connection and one commit per round however many tables there are, and on SQLite a
+    single writer, so no table waits on the database lock. A database that goes away is
+    retried for ``retry_seconds`` (tables wait) before the writes fail."""
+
+    def __init__(self, store: Store, retry_seconds: float) -> None:
+        self.store = store
+        self.retry_seconds = retry_seconds
+        self._pending: list[tuple[HandRows | LedgerRow, asyncio.Future[int | None]]] = []
+        self._wake = asyncio.Event()
+        self._closing = False
+        self._conn: AsyncConnection | None = None
+        self._driver: Any = None  # PostgreSQL: asyncpg's connection, for the hot path
 
     async def write(self, rows: HandRows) -> int:
         """Write one hand; returns its id. All of it is stored, or none of it:
         :class:`StoreError` if the database refuses it (e.g. the hand is stored already)."""
+        hand_id = await self._submit(rows)
+        assert hand_id is not None
+        return hand_id
+
+    async def record(self, player_id: int, table_id: int, amount: int, reason: str) -> None:
+        """A balance change outside a hand (a buy-in, a cash-out)."""
+        await self._submit(
+            {"player_id": player_id, "table_id": table_id, "amount": amount, "reason": reason,
+             "created_at": dt.datetime.now(UTC), "hand_id": None}
+        )  # fmt: skip
+
+    async def _submit(self, item: HandRows | LedgerRow) -> int | None:
+        if self._closing:
+            raise StoreError("the hand writer is closed")
+        done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        self._pending.append((item, done))
+        self._wake.set()
+        return await done
+
+    async def run(self) -> None:
+        """Commit what is pending, round after round, until closed and drained."""
         try:
-            if self.driver is not None:
-                # PostgreSQL: the whole hand is one statement, so one round trip and its
-                # own transaction, sent straight through asyncpg: SQLAlchemy's execution
-                # layer costs three times the driver's CPU for it, the hottest write.
-                return int(await self.driver.fetchval(_PG_WRITE_HAND, *_pg_arguments(rows)))
-            async with self.conn.begin():
-                return (await Store._insert_hands(self.conn, [rows]))[0]
-        except (IntegrityError, asyncpg.IntegrityConstraintViolationError) as exc:
-            hand = rows.hand
-            reason = str(getattr(exc, "orig", exc)).splitlines()[0]
-            raise StoreError(
-                f"hand {hand['hand_number']} of table {hand['table_id']} was not stored: {reason}"
-            ) from exc
+            while self._pending or not self._closing:
+                await self._wake.wait()
+                self._wake.clear()
+                batch, self._pending = self._pending, []
+                if batch:
+                    await self._commit(batch)
+        finally:
+            for _, done in self._pending:
+                if not done.done():
+                    done.set_exception(StoreError("the hand writer stopped"))
+            if self._conn is not None:
+                await self._conn.close()
+
+    def close(self) -> None:
+        """Stop once everything submitted so far is committed."""
+        self._closing = True
+        self._wake.set()
+
+    async def _commit(
+        self, batch: list[tuple[HandRows | LedgerRow, asyncio.Future[int | None]]]
+    ) -> None:
+        try:
+            ids = await self._write_retrying([item for item, _ in batch])
+        except StoreError as exc:
+            if len(batch) > 1 and isinstance(exc.__cause__, _REFUSED):
+                for one in batch:  # one refused write must not fail the others
+                    await self._commit([one])
+                return
+            failure: BaseException = exc
+        except Exception as exc:  # a bug: the waiting tables hear of it, the writer goes on
+            failure = exc
+        else:
+            for (_, done), result in zip(batch, ids, strict=True):
+                if not done.done():
+                    done.set_result(result)
+            return
+        for _, done in batch:
+            if not done.done():
+                done.set_exception(failure)
+
+    async def _write_retrying(self, items: list[HandRows | LedgerRow]) -> list[int | None]:
+        deadline = time.monotonic() + self.retry_seconds
+        pause = 0.1
+        while True:
+            try:
+                await self._connect()
+                return await self._write(items)
+            except _REFUSED as exc:
+                rows = next((i for i in items if isinstance(i, HandRows)), None)
+                what = (
+                    f"hand {rows.hand['hand_number']} of table {rows.hand['table_id']}"
+                    if rows is not None and len(items) == 1 else "a batch"
+                )  # fmt: skip
+                reason = str(getattr(exc, "orig", exc)).splitlines()[0]
+                raise StoreError(f"{what} was not stored: {reason}") from exc
+            except _UNAVAILABLE as exc:
+                await self._disconnect()
+                if time.monotonic() + pause > deadline:
+                    raise StoreError(f"the database is unavailable: {exc}") from exc
+                log.warning("writing to the database failed (%s); retrying", exc)
+                await asyncio.sleep(pause)
+                pause = min(2 * pause, 2.0)
+
+    async def _connect(self) -> None:
+        if self._conn is not None:
+            return
+        if self.store.is_sqlite:
+            self._conn = await self.store.engine.connect()
+        else:  # autocommit: the hot path opens its own transactions on the driver
+            self._conn = await self.store._autocommit.connect()
+            self._driver = (await self._conn.get_raw_connection()).driver_connection
+
+    async def _disconnect(self) -> None:
+        conn, self._conn, self._driver = self._conn, None, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.invalidate()
+            with contextlib.suppress(Exception):
+                await conn.close()
+
+    async def _write(self, items: list[HandRows | LedgerRow]) -> list[int | None]:
+        """Everything in ``items`` in one transaction; hand ids in order (None for ledger)."""
+        hands = [i for i in items if isinstance(i, HandRows)]
+        entries = [i for i in items if not isinstance(i, HandRows)]
+        if self._driver is not None:
+            # PostgreSQL: each hand is one statement (one round trip), sent straight through
+            # asyncpg: SQLAlchemy's execution layer costs three times the driver's CPU.
+            async with self._driver.transaction():
+                ids = [
+                    int(await self._driver.fetchval(_PG_WRITE_HAND, *_pg_arguments(rows)))
+                    for rows in hands
+                ]
+                if entries:
+                    await self._driver.executemany(
+                        _PG_WRITE_LEDGER, [[e[c] for c in _LEDGER_COLUMNS] for e in entries]
+                    )
+        else:
+            assert self._conn is not None
+            async with self._conn.begin():
+                ids = await Store._insert_hands(self._conn, hands) if hands else []
+                if entries:
+                    await self._conn.execute(insert(LEDGER), entries)
+        found = iter(ids)
+        return [next(found) if isinstance(i, HandRows) else None for i in items]
 
 
 class Store:
@@ -193,15 +331,6 @@ class Store:
             raise StoreError(f"the name {name!r} belongs to an account: sign in with its token")
         return (await self.ensure_players([name]))[name]
 
-    async def add_ledger(self, player_id: int, table_id: int, amount: int, reason: str) -> None:
-        """A balance change outside a hand (a buy-in, a cash-out)."""
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                insert(LEDGER),
-                {"player_id": player_id, "table_id": table_id, "amount": amount, "reason": reason,
-                 "created_at": dt.datetime.now(UTC), "hand_id": None},
-            )  # fmt: skip
-
     async def ensure_table(self, name: str, config: dict[str, Any]) -> int:
         """The id of the table called ``name``, creating it with ``config`` if need be."""
         if name not in self._tables:
@@ -224,22 +353,22 @@ class Store:
 
     async def write_hand(self, rows: HandRows) -> int:
         """Write one finished hand, its players, actions and ledger entries in one
-        transaction; returns its id. A table writing hand after hand should hold a
-        :meth:`writer` instead, which keeps its connection."""
+        transaction; returns its id. A server writing many tables' hands should hold a
+        :meth:`writer` instead."""
         async with self.writer() as writer:
             return await writer.write(rows)
 
     @contextlib.asynccontextmanager
-    async def writer(self) -> AsyncIterator[HandWriter]:
-        """A :class:`HandWriter` holding one connection until the block ends."""
-        if self.is_sqlite:
-            async with self.engine.connect() as conn:
-                yield HandWriter(conn, None)
-        else:
-            # An autocommit connection: each statement is its own transaction.
-            async with self._autocommit.connect() as conn:
-                raw = await conn.get_raw_connection()
-                yield HandWriter(conn, raw.driver_connection)
+    async def writer(self, *, retry_seconds: float = 30.0) -> AsyncIterator[HandWriter]:
+        """A :class:`HandWriter` with its own connection; everything it was given is
+        committed when the block ends."""
+        writer = HandWriter(self, retry_seconds)
+        task = asyncio.create_task(writer.run(), name="hand writer")
+        try:
+            yield writer
+        finally:
+            writer.close()
+            await task
 
     async def write_hands(self, batch: Sequence[HandRows]) -> list[int]:
         """Write several hands in one transaction (all or none); returns their ids."""
@@ -511,6 +640,13 @@ _PG_WRITE_HAND = (
     f"a AS ({_json_insert(ACTIONS, _N + 2)}), "
     f"l AS ({_json_insert(LEDGER, _N + 3)}) "
     "SELECT id FROM h"
+)
+
+
+_LEDGER_COLUMNS = _columns(LEDGER, ("id",))
+_PG_WRITE_LEDGER = (
+    f"INSERT INTO ledger ({', '.join(_LEDGER_COLUMNS)}) "
+    f"VALUES ({', '.join(f'${i}' for i in range(1, len(_LEDGER_COLUMNS) + 1))})"
 )
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -12,11 +14,11 @@ from sqlalchemy import func, inspect, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from engine import Hand, history
-from server.store import MigrationError, Store, StoreError, hand_rows, migrate
+from server.store import HandRows, HandWriter, MigrationError, Store, StoreError, hand_rows, migrate
 from server.store.models import Action, Base, HandPlayer, LedgerEntry
 from server.store.models import Hand as HandRow
 from tests.conftest import SHARED_DATA
-from tests.server.conftest import play_hands
+from tests.server.conftest import create_pg_database, drop_pg_database, play_hands
 
 NOW = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.UTC)
 PLURIBUS = SHARED_DATA / "phh" / "pluribus"
@@ -61,22 +63,25 @@ async def test_postgresql_is_not_migrated_behind_the_operators_back(db_url: str)
             pass
 
 
+NAMES = [f"player{i}" for i in range(10)]
+
+
+def rows_of(hand: Hand, table_id: int, ids: dict[str, int]) -> HandRows:
+    """A played hand's rows, seat ``s`` played by ``player{s}``."""
+    return hand_rows(
+        hand,
+        table_id=table_id,
+        player_ids=[ids[NAMES[s]] for s in hand.seats],
+        names=[NAMES[s] for s in hand.seats],
+        started_at=NOW,
+        ended_at=NOW,
+    )
+
+
 async def write_played(store: Store, hands: list[Hand]) -> list[int]:
-    names = [f"player{i}" for i in range(10)]
-    ids = await store.ensure_players(names)
+    ids = await store.ensure_players(NAMES)
     table_id = await store.ensure_table("test table", {"small_blind": 50, "big_blind": 100})
-    written = []
-    for hand in hands:
-        rows = hand_rows(
-            hand,
-            table_id=table_id,
-            player_ids=[ids[names[s]] for s in hand.seats],
-            names=[names[s] for s in hand.seats],
-            started_at=NOW,
-            ended_at=NOW,
-        )
-        written.append(await store.write_hand(rows))
-    return written
+    return [await store.write_hand(rows_of(hand, table_id, ids)) for hand in hands]
 
 
 async def test_a_written_hand_reads_back_and_replays_exactly(db_url: str) -> None:
@@ -242,3 +247,69 @@ async def test_imports_check_what_the_database_cannot_hold(
         report = await store.import_histories([("bad", "t", bad), ("good", "t", good)])
         assert (report.imported, report.errors) == (1, 1)
         assert report.lines[0][2].startswith(message)
+
+
+async def test_one_writer_commits_many_tables_hands_together(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hands = list(play_hands(30, seed=5))
+    async with Store.open(db_url, upgrade=True) as store:
+        ids = await store.ensure_players(NAMES)
+        tables = [await store.ensure_table(f"table {t}", {}) for t in range(3)]
+
+        def rows(n: int) -> HandRows:
+            return rows_of(hands[n], tables[n % 3], ids)
+
+        transactions = 0
+        original = HandWriter._write
+
+        async def counted(self: HandWriter, items: list[Any]) -> list[int | None]:
+            nonlocal transactions
+            transactions += 1
+            return await original(self, items)
+
+        monkeypatch.setattr(HandWriter, "_write", counted)
+        async with store.writer() as writer:
+            # Three tables' hands and a buy-in, handed over at once: one transaction.
+            written = await asyncio.gather(
+                *(writer.write(rows(n)) for n in range(27)),
+                writer.record(ids[NAMES[0]], tables[0], 500, "buy_in"),
+            )
+            assert transactions == 1
+            # A hand stored already is refused; the others in its round are not.
+            again = await asyncio.gather(
+                writer.write(rows(0)), writer.write(rows(27)), return_exceptions=True
+            )
+        assert isinstance(again[0], StoreError) and "was not stored" in str(again[0])
+        assert isinstance(again[1], int)
+        assert written[-1] is None and len(set(written[:-1])) == 27
+        assert await store.hand_ids() == sorted([*written[:-1], again[1]])  # type: ignore[type-var]
+        async with store.engine.connect() as conn:
+            buy_ins = await conn.execute(
+                select(LedgerEntry.amount).where(LedgerEntry.reason == "buy_in")
+            )
+            assert list(buy_ins.scalars()) == [500]
+
+
+async def test_the_writer_reconnects_when_postgresql_drops_its_connection() -> None:
+    url = await create_pg_database()
+    try:
+        hands = list(play_hands(2, seed=6))
+        async with Store.open(url, upgrade=True) as store:
+            ids = await store.ensure_players(NAMES)
+            table = await store.ensure_table("t", {})
+            both = [rows_of(hand, table, ids) for hand in hands]
+            async with store.writer() as writer:
+                first = await writer.write(both[0])
+                async with store.engine.connect() as conn:  # an operator kills the session
+                    killed = await conn.execute(
+                        text(
+                            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                        )
+                    )
+                    assert killed.scalar_one() >= 1
+                second = await writer.write(both[1])
+            assert await store.hand_ids() == [first, second]
+    finally:
+        await drop_pg_database(url)
