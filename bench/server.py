@@ -29,13 +29,12 @@ in each bot process, on uvloop when it is installed. CPU is read from /proc for 
 process (all its threads: SQLite's writes run in threads of it) over a fixed window after
 a warm-up; the hands counted are the ``hand_ended`` events seat 0 of each table receives.
 
-The server runs as the bench's own ``--serve`` process with the settings a bench needs:
-the per-connection rate limit off, a pool with a connection for every table, and SQLite
-waiting longer for its write lock (``open_store`` says why: with ``Store.open``'s
-defaults 160 tables bring the server down). Every process the bench starts is on
-127.0.0.1 and stops by itself; a whole run takes about 4.5 minutes (``--quick``: about
-1.5). ``--profile`` runs only the throughput workload, with cProfile on in the server
-during the measured window, and prints where its event loop's time went.
+The server runs as the bench's own ``--serve`` process, as ``pokerroom serve`` runs it
+but with the per-connection rate limit off (bots act faster than people). Every process
+the bench starts is on 127.0.0.1 and stops by itself; a whole run takes about 4.5
+minutes (``--quick``: about 1.5). ``--profile`` runs only the throughput workload, with
+cProfile on in the server during the measured window, and prints where its event loop's
+time went.
 
 Modes used internally: ``--serve`` (our server), ``--floor`` (the relay floor) and
 ``--bots`` (a bot process); each stops by itself after ``--lifetime`` seconds.
@@ -119,47 +118,6 @@ def stop_on_signal_or_eof(stop: asyncio.Future[None]) -> None:
 # -- our server (--serve) ---------------------------------------------------------------------
 
 
-@contextlib.asynccontextmanager
-async def open_store(url: str, tables: int, sqlite_timeout: float) -> AsyncIterator[Any]:
-    """A migrated store whose pool has a connection for every table.
-
-    ``Store.open`` as the server uses it cannot run 160 tables:
-
-    - each table keeps a connection for writing hands (``PokerServer._run_table``), but
-      ``Store.open`` gives SQLite SQLAlchemy's default pool (5 + 10 overflow) and
-      PostgreSQL ``pool_size`` 10 (+ 10 overflow): past 15 (SQLite) or 20 (PostgreSQL)
-      tables, the next table waits 30 s for a connection and fails;
-    - SQLite waits 5 s for its write lock, then fails; with 160 tables writing, a write
-      can wait longer (the lock is held across the event loop's turns between the
-      statements of a hand), and the table dies of "database is locked";
-    - the pool waits 30 s for a connection: when 960 bots sit down at once, their buy-ins
-      queue for SQLite's lock and run the pool dry for longer than that.
-
-    So the bench opens the store itself: a pool connection for every table (and no more
-    on PostgreSQL, whose ``max_connections`` is often 100), SQLite waiting
-    ``sqlite_timeout`` for its lock, and the pool waiting longer than that.
-    """
-    from sqlalchemy import event
-    from sqlalchemy.ext.asyncio import create_async_engine
-
-    from server.store import Store, migrate
-    from server.store.store import _sqlite_pragmas
-
-    sqlite = url.startswith("sqlite")
-    engine = create_async_engine(
-        url, pool_size=tables + 5, max_overflow=10 if sqlite else 0,
-        pool_timeout=sqlite_timeout + 30,
-        connect_args={"timeout": sqlite_timeout} if sqlite else {},
-    )  # fmt: skip
-    if sqlite:
-        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
-    try:
-        await migrate.upgrade(engine)
-        yield Store(engine)
-    finally:
-        await engine.dispose()
-
-
 def profile_on_signals(path: str) -> None:
     """cProfile this process from SIGUSR1 to SIGUSR2, then write the stats to ``path``."""
     profiler = cProfile.Profile()
@@ -177,6 +135,7 @@ async def serve_ours(args: argparse.Namespace) -> int:
     from engine import TableConfig
     from server import app as server_app
     from server.app import PokerServer, ServerSettings
+    from server.store import Store
 
     if args.no_hand_writes:  # a diagnostic: what storing hands costs the server
         server_app.store_with = lambda *_: no_write  # type: ignore[assignment]
@@ -188,13 +147,7 @@ async def serve_ours(args: argparse.Namespace) -> int:
     stop_on_signal_or_eof(stop)
     if args.profile_to:
         profile_on_signals(args.profile_to)
-    async with open_store(args.db_url, args.tables, args.sqlite_timeout) as store:
-        # The players exist before the bots say hello. Creating them while 160 tables
-        # write hands fails: SQLite's writers queue on one lock, the insert waits more than
-        # its 5 s busy timeout, and hello answers "internal".
-        await store.ensure_players(
-            player_name(t, s) for t in range(args.tables) for s in range(SEATS)
-        )
+    async with Store.open(args.db_url, upgrade=True) as store:  # as the server opens it
         app = PokerServer(store, settings)
         async with app.running() as server:
             config = TableConfig(small_blind=1, big_blind=2, seats=SEATS, max_buy_in=BUY_IN)
@@ -677,7 +630,6 @@ class Options:
     bot_procs: int
     db: str  # "sqlite" or "pg"
     folder: Path
-    sqlite_timeout: float = 60.0
     profile: bool = False
 
 
@@ -725,7 +677,6 @@ async def run_workload(
             if server in ("ours", "no-db"):
                 args += ["--serve", "--db-url", url, "--decision-seconds", "30"]
                 args += ["--no-hand-writes"] if server == "no-db" else []
-                args += ["--sqlite-timeout", str(options.sqlite_timeout)]
             else:
                 args += ["--floor", "--pattern", pattern.to_json()]
             main = await Child.start(server, *args, log=log)
@@ -905,7 +856,7 @@ async def bench(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="pokerroom-bench-") as folder:
         options = Options(
             seconds=args.seconds, warmup=args.warmup, bot_procs=args.bot_procs,
-            db=args.db, folder=Path(folder), sqlite_timeout=args.sqlite_timeout,
+            db=args.db, folder=Path(folder),
             profile=args.profile,
         )  # fmt: skip
         single = "1 table x 6"
@@ -983,14 +934,8 @@ async def bench(args: argparse.Namespace) -> int:
         f"bots: {args.bot_procs} processes (1 for the single table) of minimal websocket "
         f"clients on uvloop, checking or calling; they share the {os.cpu_count()} cores with "
         "the server, so hands/s is bounded by both (1 process gave the same numbers)",
-        "our server as the bench runs it: rate limit off (bots act faster than 20 messages "
-        "a second); a pool connection for every table"
-        + (
-            f", and SQLite waiting {args.sqlite_timeout:g} s for its lock instead of 5"
-            if args.db == "sqlite"
-            else ""
-        )
-        + " (with Store.open's defaults, 160 tables fail: see open_store in bench/server.py)",
+        "our server as the bench runs it: the store as the server opens it, the rate limit "
+        "off (bots act faster than 20 messages a second)",
         "no-db: our server with hand writes switched off, to show what storing hands costs",
         "columns: CPU ms/hand is the server process's, all threads (PostgreSQL's processes not "
         "counted); (threads) the part outside the event loop's thread (SQLite's); CPU is of one "
@@ -1018,10 +963,6 @@ def main() -> int:
     )  # fmt: skip
     parser.add_argument("--bot-procs", type=int, default=2, help="bot processes (2)")
     parser.add_argument("--db", choices=["sqlite", "pg"], default="sqlite")
-    parser.add_argument(
-        "--sqlite-timeout", type=float, default=60.0,
-        help="seconds SQLite waits for its write lock (the server's default: 5)",
-    )  # fmt: skip
     parser.add_argument(
         "--profile", action="store_true", help="cProfile our server in the throughput row only"
     )

@@ -21,7 +21,9 @@ from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from engine import AnteKind, ButtonRule, EngineError, TableConfig
 from server import protocol
@@ -31,6 +33,7 @@ from server.tables import Player, TableError, TableRunner, TableSettings, store_
 log = logging.getLogger("pokerroom")
 
 POLICY_VIOLATION = 1008  # RFC 6455: the close code for a client that breaks the rules
+OPEN = State.OPEN  # looked up once: an enum member costs a descriptor call per access
 
 
 @dataclass(frozen=True)
@@ -43,8 +46,9 @@ class ServerSettings:
     errors_before_close: int = 100
     """Malformed or refused messages a connection may send in a minute before it is
     closed."""
-    outbox_limit: int = 2_000
-    """Messages waiting for a slow client before its connection is closed."""
+    outbox_bytes: int = 1 << 20
+    """Bytes waiting for a client that does not read (beyond what the kernel's socket
+    buffers hold) before its connection is closed."""
     reconnect_grace_seconds: float = 60.0
     house_think_seconds: float = 0.2
     tables_per_player: int = 10
@@ -69,7 +73,7 @@ class _Bucket:
 
 
 class Session:
-    """One websocket connection: who it is, what it watches, and its outgoing queue."""
+    """One websocket connection: who it is, what it watches, and what it is sent."""
 
     def __init__(self, app: PokerServer, websocket: ServerConnection) -> None:
         self.app = app
@@ -81,32 +85,38 @@ class Session:
         self.delayed: dict[str, deque[tuple[float, int, str]]] = {}  # (due, hand, text)
         self.hands_ended: dict[str, int] = {}
         self.timers: dict[str, asyncio.TimerHandle] = {}
-        self.outbox: asyncio.Queue[str] = asyncio.Queue(app.settings.outbox_limit)
         self.closing = False
+        self.outgoing: list[bytes] = []  # frames send() queued this turn of the event loop
 
     def send(self, text: str) -> None:
-        if self.closing:
-            return
-        try:
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:  # a client that does not read cannot hold a table up
+        """Queue a message on the connection, in order, without waiting: a table never
+        waits for a client. What is queued in one turn of the event loop goes to the
+        socket in one write (:meth:`_flush`): a table's events reach its players together,
+        and a syscall per message would cost the server a third of its CPU."""
+        if self.closing or self.websocket.protocol.state is not OPEN:
+            return  # the connection is going: its handler cleans up
+        self.outgoing.append(self.app.frame(text))
+        if len(self.outgoing) == 1:
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Write what :meth:`send` queued. A client that does not read is closed, not
+        buffered for without end."""
+        data, self.outgoing = b"".join(self.outgoing), []
+        websocket = self.websocket
+        if websocket.protocol.state is not OPEN:
+            return  # closing: nothing may follow the close frame
+        if websocket.transport.get_write_buffer_size() > self.app.settings.outbox_bytes:
             self.closing = True
             asyncio.get_running_loop().create_task(
-                self.websocket.close(POLICY_VIOLATION, "too slow: messages are piling up")
+                websocket.close(POLICY_VIOLATION, "too slow: messages are piling up")
             )
+            return
+        websocket.transport.write(data)
 
-    def send_event(self, table_id: str, seq: int, hand_number: int, body: dict[str, Any]) -> None:
-        text = protocol.dumps(
-            {
-                "type": "event",
-                "table": table_id,
-                "seq": seq,
-                "hand_number": hand_number,
-                "event": body,
-            }
-        )
-        self.send_table(table_id, hand_number, text)
-        if body["type"] == "hand_ended" and table_id in self.delays:
+    def hand_ended(self, table_id: str, hand_number: int) -> None:
+        """A hand at a table is over: a spectator delayed by hands may see more now."""
+        if table_id in self.delays:
             self.hands_ended[table_id] = hand_number
             self._release(table_id)
 
@@ -151,12 +161,6 @@ class Session:
         for _, _, text in self.delayed.pop(table_id, deque()):
             self.send(text)
 
-    async def pump(self) -> None:
-        """Send queued messages in order, for as long as the connection lives."""
-        while True:
-            text = await self.outbox.get()
-            await self.websocket.send(text)
-
 
 @dataclass
 class PokerServer:
@@ -169,6 +173,7 @@ class PokerServer:
 
     def __post_init__(self) -> None:
         self._group: asyncio.TaskGroup | None = None
+        self._last_frame: tuple[str, bytes] = ("", b"")
         self._writer: HandWriter | None = None  # every table's hands, one connection
         self.sessions: set[Session] = set()
         # Who is who. A guest's name is theirs alone from their first hello: another
@@ -176,6 +181,16 @@ class PokerServer:
         self.guests: dict[str, str] = {}  # guest (or house bot) name -> its session token
         self.identities: dict[str, tuple[Player, bool]] = {}  # session token -> (player, guest)
         self.created: Counter[int] = Counter()  # player id -> tables they created
+
+    def frame(self, text: str) -> bytes:
+        """``text`` as a websocket frame. A table sends the same text to every seat in a
+        row, so the last one is kept: a message fanned out is framed once. (No
+        extensions: compression is off, see :meth:`running`.)"""
+        last, framed = self._last_frame
+        if text is not last:
+            framed = Frame(Opcode.TEXT, text.encode()).serialize(mask=False, extensions=[])
+            self._last_frame = (text, framed)
+        return framed
 
     # -- tables -----------------------------------------------------------------------------
 
@@ -242,7 +257,6 @@ class PokerServer:
         self.sessions.add(session)
         bucket = _Bucket(self.settings.messages_per_second, self.settings.burst)
         errors, window = 0, time.monotonic()
-        pump = asyncio.create_task(session.pump())
         try:
             async for raw in websocket:
                 if time.monotonic() - window > 60:  # count bad messages a minute at a time
@@ -261,7 +275,6 @@ class PokerServer:
         except ConnectionClosed:
             pass
         finally:
-            pump.cancel()
             for timer in session.timers.values():
                 timer.cancel()
             self.sessions.discard(session)

@@ -14,6 +14,7 @@ import json
 import re
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine import ActionMenu, Card, Event, SeatView, TableView
@@ -187,6 +188,8 @@ _SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
 
 
 def _wire(value: Any) -> Any:
+    if value is None or type(value) in _PLAIN:
+        return value
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, enum.Enum):
@@ -196,11 +199,23 @@ def _wire(value: Any) -> Any:
     return value
 
 
+_PLAIN = frozenset({int, str, bool, float})
+
+
+_SHAPES: dict[type, tuple[str, tuple[str, ...]]] = {}
+"""By event class: its wire name and its field names (worked out once per class)."""
+
+
 def event_body(event: Event) -> dict[str, Any]:
     """An engine event as JSON: ``{"type": "action_taken", ...its fields}``."""
-    body: dict[str, Any] = {"type": _SNAKE.sub("_", type(event).__name__).lower()}
-    for f in dataclasses.fields(event):
-        body[f.name] = _wire(getattr(event, f.name))
+    kind = type(event)
+    if kind not in _SHAPES:
+        fields = tuple(f.name for f in dataclasses.fields(event))
+        _SHAPES[kind] = (_SNAKE.sub("_", kind.__name__).lower(), fields)
+    name, fields = _SHAPES[kind]
+    body: dict[str, Any] = {"type": name}
+    for field_name in fields:
+        body[field_name] = _wire(getattr(event, field_name))
     return body
 
 
@@ -253,7 +268,11 @@ def view_body(view: TableView, names: dict[int, str]) -> dict[str, Any]:
 
 
 def dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
+    """A server message as compact JSON text (UTF-8 as is, not escaped)."""
+    try:
+        return orjson.dumps(message).decode()
+    except orjson.JSONEncodeError:  # a lone surrogate a client sent: JSON has it, UTF-8 not
+        return json.dumps(message, separators=(",", ":"))
 
 
 def error(code: str, message: str, re_: str | None = None, **extra: Any) -> str:

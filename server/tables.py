@@ -57,15 +57,15 @@ class Clock(Protocol):
 class Subscriber(Protocol):
     """A session as a table sees it: something to send messages to, without waiting."""
 
-    def send_event(
-        self, table_id: str, seq: int, hand_number: int, body: dict[str, Any]
-    ) -> None: ...
-
     def send_table(self, table_id: str, hand_number: int, text: str) -> None:
         """A table message that a delayed spectator receives late."""
         ...
 
     def send(self, text: str) -> None: ...
+
+    def hand_ended(self, table_id: str, hand_number: int) -> None:
+        """A hand is over (a spectator delayed by hands may see more)."""
+        ...
 
     def stop_delay(self, table_id: str) -> None:
         """Deliver everything held back for a spectator's delay, and end it."""
@@ -423,14 +423,23 @@ class TableRunner:
 
     def _publish(self, events: list[Event]) -> None:
         hand_number = self.table.hand_number
+        table_id = self.settings.table_id
         for event in events:
             self.seq += 1
             self.log.append((self.seq, hand_number, event))
+            texts: dict[bool, str] = {}  # serialized once as dealt, once redacted
             for session, seat in list(self.subscribers.items()):
-                body = protocol.event_body(redact(event, seat))
-                send = partial(session.send_event, self.settings.table_id, self.seq, hand_number)
-                self._deliver(session, partial(send, body))
+                seen = redact(event, seat)
+                text = texts.get(seen is event)
+                if text is None:
+                    text = texts[seen is event] = protocol.dumps(
+                        {"type": "event", "table": table_id, "seq": self.seq,
+                         "hand_number": hand_number, "event": protocol.event_body(seen)}
+                    )  # fmt: skip
+                self._deliver(session, partial(session.send_table, table_id, hand_number, text))
             if isinstance(event, HandEnded):
+                for session in list(self.subscribers):
+                    self._deliver(session, partial(session.hand_ended, table_id, hand_number))
                 while self.log and self.log[0][1] <= hand_number - self.settings.hands_kept:
                     self.log.popleft()
 

@@ -15,13 +15,14 @@ import hashlib
 import json
 import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 import asyncpg
-from sqlalchemy import Table, event, func, insert, select
+from sqlalchemy import Connection, Table, event, func, insert, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
@@ -46,10 +47,11 @@ LEDGER = cast(Table, LedgerEntry.__table__)
 
 # Errors a write can meet: the database refusing these rows (retrying is no use), and the
 # database being unreachable, locked or restarting (retrying is).
-_REFUSED = (IntegrityError, asyncpg.IntegrityConstraintViolationError)
+_REFUSED = (IntegrityError, asyncpg.IntegrityConstraintViolationError, sqlite3.IntegrityError)
 _UNAVAILABLE = (
-    OperationalError, InterfaceError, OSError,
+    OperationalError, InterfaceError, OSError, sqlite3.OperationalError,
     asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.OperatorInterventionError,
+    asyncpg.InternalClientError,  # a connection the server ended mid-protocol
 )  # fmt: skip
 
 
@@ -102,8 +104,9 @@ class HandWriter:
     """The one connection through which a server writes every table's hands and ledger
     entries (open it with :meth:`Store.writer`).
 
-    A table hands over what to write and waits until it is committed. Whatever arrives
-    while a transaction is in flight goes into the next one, together (group commit): one
+    A table hands over what to write and waits until it is committed. When nothing is
+    being written, that table's own task writes at once. Whatever arrives while a
+    transaction is in flight goes into the next one, together (group commit): one
     connection and one commit per round however many tables there are, and on SQLite a
     single writer, so no table waits on the database lock. A database that goes away is
     retried for ``retry_seconds`` (tables wait) before the writes fail."""
@@ -112,10 +115,20 @@ class HandWriter:
         self.store = store
         self.retry_seconds = retry_seconds
         self._pending: list[tuple[HandRows | LedgerRow, asyncio.Future[int | None]]] = []
-        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()  # no round is being written
+        self._idle.set()
         self._closing = False
+        self._rounds: set[asyncio.Task[None]] = set()  # rounds written in the background
+        # PostgreSQL: asyncpg's connection, in the event loop (one round trip a hand).
         self._conn: AsyncConnection | None = None
-        self._driver: Any = None  # PostgreSQL: asyncpg's connection, for the hot path
+        self._driver: Any = None
+        # SQLite: a plain sqlite3 connection, used in the event loop's thread. A hand is
+        # a third of a millisecond (WAL: no fsync at commit; plain executemany, at half
+        # SQLAlchemy's CPU), while a hop to another thread (aiosqlite's, say) waits for
+        # the GIL at every statement when the loop is busy: 80 ms a round at 50 tables.
+        # It never waits for the lock (busy timeout 0): a locked database is retried like
+        # an unavailable one, without blocking the loop.
+        self._sqlite: sqlite3.Connection | None = None
 
     async def write(self, rows: HandRows) -> int:
         """Write one hand; returns its id. All of it is stored, or none of it:
@@ -136,29 +149,30 @@ class HandWriter:
             raise StoreError("the hand writer is closed")
         done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
         self._pending.append((item, done))
-        self._wake.set()
+        if self._idle.is_set():  # nobody is writing: write now, in this task
+            await self._round()
         return await done
 
-    async def run(self) -> None:
-        """Commit what is pending, round after round, until closed and drained."""
+    async def _round(self) -> None:
+        """Commit everything pending in one transaction; what arrived meanwhile is the
+        next round's, written in the background."""
+        self._idle.clear()
+        batch, self._pending = self._pending, []
         try:
-            while self._pending or not self._closing:
-                await self._wake.wait()
-                self._wake.clear()
-                batch, self._pending = self._pending, []
-                if batch:
-                    await self._commit(batch)
+            await self._commit(batch)
         finally:
-            for _, done in self._pending:
-                if not done.done():
-                    done.set_exception(StoreError("the hand writer stopped"))
-            if self._conn is not None:
-                await self._conn.close()
+            if self._pending:
+                task = asyncio.get_running_loop().create_task(self._round())
+                self._rounds.add(task)
+                task.add_done_callback(self._rounds.discard)
+            else:
+                self._idle.set()
 
-    def close(self) -> None:
-        """Stop once everything submitted so far is committed."""
+    async def aclose(self) -> None:
+        """Refuse new writes, wait for those under way, and close the connection."""
         self._closing = True
-        self._wake.set()
+        await self._idle.wait()
+        await self._disconnect()
 
     async def _commit(
         self, batch: list[tuple[HandRows | LedgerRow, asyncio.Future[int | None]]]
@@ -171,6 +185,10 @@ class HandWriter:
                     await self._commit([one])
                 return
             failure: BaseException = exc
+        except asyncio.CancelledError:  # the writing task is being stopped: say so, go on
+            failure = StoreError("the write was interrupted")
+            _settle(batch, failure)
+            raise
         except Exception as exc:  # a bug: the waiting tables hear of it, the writer goes on
             failure = exc
         else:
@@ -178,9 +196,7 @@ class HandWriter:
                 if not done.done():
                     done.set_result(result)
             return
-        for _, done in batch:
-            if not done.done():
-                done.set_exception(failure)
+        _settle(batch, failure)
 
     async def _write_retrying(self, items: list[HandRows | LedgerRow]) -> list[int | None]:
         deadline = time.monotonic() + self.retry_seconds
@@ -206,11 +222,14 @@ class HandWriter:
                 pause = min(2 * pause, 2.0)
 
     async def _connect(self) -> None:
-        if self._conn is not None:
-            return
         if self.store.is_sqlite:
-            self._conn = await self.store.engine.connect()
-        else:  # autocommit: the hot path opens its own transactions on the driver
+            if self._sqlite is None:
+                path = self.store.engine.url.database
+                if not path or path == ":memory:":
+                    raise StoreError("the hand writer needs an SQLite file, not a memory database")
+                self._sqlite = sqlite3.connect(path, timeout=0, isolation_level=None)
+                _sqlite_pragmas(self._sqlite, None)
+        elif self._conn is None:  # autocommit: the hot path opens its own transactions
             self._conn = await self.store._autocommit.connect()
             self._driver = (await self._conn.get_raw_connection()).driver_connection
 
@@ -221,6 +240,9 @@ class HandWriter:
                 await conn.invalidate()
             with contextlib.suppress(Exception):
                 await conn.close()
+        lite, self._sqlite = self._sqlite, None
+        if lite is not None:
+            lite.close()
 
     async def _write(self, items: list[HandRows | LedgerRow]) -> list[int | None]:
         """Everything in ``items`` in one transaction; hand ids in order (None for ledger)."""
@@ -236,16 +258,48 @@ class HandWriter:
                 ]
                 if entries:
                     await self._driver.executemany(
-                        _PG_WRITE_LEDGER, [[e[c] for c in _LEDGER_COLUMNS] for e in entries]
+                        _PG_WRITE_LEDGER,
+                        [[e[c] for c in _CHILD_COLUMNS[LEDGER.name]] for e in entries],
                     )
         else:
-            assert self._conn is not None
-            async with self._conn.begin():
-                ids = await Store._insert_hands(self._conn, hands) if hands else []
-                if entries:
-                    await self._conn.execute(insert(LEDGER), entries)
+            ids = self._write_sqlite(hands, entries)
         found = iter(ids)
         return [next(found) if isinstance(i, HandRows) else None for i in items]
+
+    def _write_sqlite(self, hands: list[HandRows], entries: list[LedgerRow]) -> list[int]:
+        conn = self._sqlite
+        assert conn is not None
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            ids = []
+            for rows in hands:
+                hand = _sqlite_row(rows.hand, _HAND_COLUMNS, None)
+                (hand_id,) = conn.execute(_SQLITE_WRITE[HANDS.name], hand).fetchone()
+                ids.append(hand_id)
+                for table, children in (
+                    (HAND_PLAYERS, rows.players), (ACTIONS, rows.actions), (LEDGER, rows.ledger)
+                ):  # fmt: skip
+                    columns = _CHILD_COLUMNS[table.name]
+                    conn.executemany(
+                        _SQLITE_WRITE[table.name],
+                        [_sqlite_row(row, columns, hand_id) for row in children],
+                    )
+            conn.executemany(
+                _SQLITE_WRITE[LEDGER.name],
+                [_sqlite_row(row, _CHILD_COLUMNS[LEDGER.name], None) for row in entries],
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+        return ids
+
+
+def _settle(batch: list[tuple[Any, asyncio.Future[int | None]]], failure: BaseException) -> None:
+    for _, done in batch:
+        if not done.done():
+            done.set_exception(failure)
 
 
 class Store:
@@ -363,44 +417,15 @@ class Store:
         """A :class:`HandWriter` with its own connection; everything it was given is
         committed when the block ends."""
         writer = HandWriter(self, retry_seconds)
-        task = asyncio.create_task(writer.run(), name="hand writer")
         try:
             yield writer
         finally:
-            writer.close()
-            await task
+            await writer.aclose()
 
     async def write_hands(self, batch: Sequence[HandRows]) -> list[int]:
         """Write several hands in one transaction (all or none); returns their ids."""
         async with self.engine.begin() as conn:
-            return await self._insert_hands(conn, batch)
-
-    @staticmethod
-    async def _insert_hands(conn: AsyncConnection, batch: Sequence[HandRows]) -> list[int]:
-        if len(batch) == 1:
-            result = await conn.execute(insert(HANDS).returning(HANDS.c.id), batch[0].hand)
-            ids = [result.scalar_one()]
-        else:
-            statement = insert(HANDS).returning(HANDS.c.id, sort_by_parameter_order=True)
-            result = await conn.execute(statement, [rows.hand for rows in batch])
-            ids = list(result.scalars())
-        players, actions, ledger = [], [], []
-        for hand_id, rows in zip(ids, batch, strict=True):
-            for row in rows.players:
-                row["hand_id"] = hand_id
-            for row in rows.actions:
-                row["hand_id"] = hand_id
-            for row in rows.ledger:
-                row["hand_id"] = hand_id
-            players += rows.players
-            actions += rows.actions
-            ledger += rows.ledger
-        await conn.execute(insert(HAND_PLAYERS), players)
-        if actions:
-            await conn.execute(insert(ACTIONS), actions)
-        if ledger:
-            await conn.execute(insert(LEDGER), ledger)
-        return ids
+            return await conn.run_sync(_insert_hands, batch)
 
     # -- importing ---------------------------------------------------------------------------
 
@@ -450,7 +475,7 @@ class Store:
                     fresh.append(rows)
                     report.lines.append((source, "imported", ""))
             if fresh:
-                ids = await self._insert_hands(conn, fresh)
+                ids = await conn.run_sync(_insert_hands, fresh)
                 report.imported += len(ids)
 
     async def _import_rows(self, hh: history.HandHistory, table_name: str) -> HandRows:
@@ -600,6 +625,32 @@ class Store:
         )
 
 
+def _insert_hands(conn: Connection, batch: Sequence[HandRows]) -> list[int]:
+    """Insert hands and their child rows (in the caller's transaction); their ids."""
+    if len(batch) == 1:
+        ids = [conn.execute(insert(HANDS).returning(HANDS.c.id), batch[0].hand).scalar_one()]
+    else:
+        statement = insert(HANDS).returning(HANDS.c.id, sort_by_parameter_order=True)
+        ids = list(conn.execute(statement, [rows.hand for rows in batch]).scalars())
+    players, actions, ledger = [], [], []
+    for hand_id, rows in zip(ids, batch, strict=True):
+        for row in rows.players:
+            row["hand_id"] = hand_id
+        for row in rows.actions:
+            row["hand_id"] = hand_id
+        for row in rows.ledger:
+            row["hand_id"] = hand_id
+        players += rows.players
+        actions += rows.actions
+        ledger += rows.ledger
+    conn.execute(insert(HAND_PLAYERS), players)
+    if actions:
+        conn.execute(insert(ACTIONS), actions)
+    if ledger:
+        conn.execute(insert(LEDGER), ledger)
+    return ids
+
+
 def _columns(table: Table, skip: tuple[str, ...]) -> list[str]:
     return [c.name for c in table.columns if c.name not in skip]
 
@@ -643,11 +694,23 @@ _PG_WRITE_HAND = (
 )
 
 
-_LEDGER_COLUMNS = _columns(LEDGER, ("id",))
+_CHILD_COLUMNS = {t.name: _columns(t, ("id",)) for t in (HAND_PLAYERS, ACTIONS, LEDGER)}
 _PG_WRITE_LEDGER = (
-    f"INSERT INTO ledger ({', '.join(_LEDGER_COLUMNS)}) "
-    f"VALUES ({', '.join(f'${i}' for i in range(1, len(_LEDGER_COLUMNS) + 1))})"
+    f"INSERT INTO ledger ({', '.join(_CHILD_COLUMNS['ledger'])}) "
+    f"VALUES ({', '.join(f'${i}' for i in range(1, len(_CHILD_COLUMNS['ledger']) + 1))})"
 )
+# SQLite's statements for the hand writer (plain sqlite3: the hot path).
+_SQLITE_WRITE = {
+    name: f"INSERT INTO {name} ({', '.join(cs)}) VALUES ({', '.join('?' * len(cs))})"
+    for name, cs in [(HANDS.name, _HAND_COLUMNS), *_CHILD_COLUMNS.items()]
+}
+_SQLITE_WRITE[HANDS.name] += " RETURNING id"
+
+
+def _sqlite_row(row: dict[str, Any], columns: list[str], hand_id: int | None) -> list[Any]:
+    """A row's values for sqlite3, times as SQLAlchemy stores them in SQLite."""
+    values = [hand_id if c == "hand_id" else row[c] for c in columns]
+    return [v.strftime("%Y-%m-%d %H:%M:%S.%f") if isinstance(v, dt.datetime) else v for v in values]
 
 
 def token_hash(token: str) -> str:

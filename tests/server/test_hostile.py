@@ -1040,7 +1040,7 @@ async def test_a_client_that_does_not_read_is_closed_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with (
-        room_at(tmp_path, monkeypatch, outbox_limit=50) as room,
+        room_at(tmp_path, monkeypatch, outbox_bytes=4096) as room,
         clients(room.url, 2) as (player, watcher),
     ):
         await watcher.send(type="spectate", table="demo")
@@ -1050,7 +1050,7 @@ async def test_a_client_that_does_not_read_is_closed_alone(
         stop = asyncio.Event()
         playing = asyncio.create_task(play_calling(player, stop))
         # A spectator that never reads, over small socket buffers (so that the server's
-        # outbox, not the kernel, is what fills up).
+        # buffer, not the kernel's, is what fills up).
         before = set(room.server.sessions)
         address = urlsplit(room.url)
         sock = socket.socket()
@@ -1386,16 +1386,14 @@ async def test_an_exception_serving_one_client_never_stops_the_table(
 
         monkeypatch.setattr(TableRunner, "_cmd_spectate", failing_spectate)
     else:
-        send_event = Session.send_event
+        send_table = Session.send_table
 
-        def failing_send_event(
-            self: Session, table_id: str, seq: int, hand_number: int, body: JSON
-        ) -> None:
+        def failing_send_table(self: Session, table_id: str, hand_number: int, text: str) -> None:
             if is_victim(self):
                 raise RuntimeError("a bug that strikes one client")
-            send_event(self, table_id, seq, hand_number, body)
+            send_table(self, table_id, hand_number, text)
 
-        monkeypatch.setattr(Session, "send_event", failing_send_event)
+        monkeypatch.setattr(Session, "send_table", failing_send_table)
     # A request to a table whose task has died would wait for ever (and so would the
     # connection handlers, and the server's shutdown): give up after a while instead.
     request = TableRunner.request

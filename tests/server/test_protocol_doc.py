@@ -532,7 +532,7 @@ def test_the_limits_table_gives_the_servers_numbers() -> None:
         f"| message size | {size // 1024} KiB ({size:,} bytes) |",
         f"| messages | {server.messages_per_second:g} a second, bursts of {server.burst} |",
         f"| error replies on one connection in a minute | {server.errors_before_close} |",
-        f"| messages waiting for a slow client | {server.outbox_limit:,} |",
+        f"| bytes waiting for a slow client | {server.outbox_bytes >> 20} MiB |",
         f"| decision time (default) | {table.decision_seconds:g} s |",
         f"| time bank (default) | {table.time_bank_seconds:g} s |",
         f"| timeouts in a row before sitting out | {table.timeouts_to_sit_out} |",

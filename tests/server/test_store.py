@@ -260,22 +260,23 @@ async def test_one_writer_commits_many_tables_hands_together(
         def rows(n: int) -> HandRows:
             return rows_of(hands[n], tables[n % 3], ids)
 
-        transactions = 0
+        rounds: list[int] = []  # the number of writes in each transaction
         original = HandWriter._write
 
-        async def counted(self: HandWriter, items: list[Any]) -> list[int | None]:
-            nonlocal transactions
-            transactions += 1
+        async def slow(self: HandWriter, items: list[Any]) -> list[int | None]:
+            rounds.append(len(items))
+            await asyncio.sleep(0.05)  # a round trip that takes a while
             return await original(self, items)
 
-        monkeypatch.setattr(HandWriter, "_write", counted)
+        monkeypatch.setattr(HandWriter, "_write", slow)
         async with store.writer() as writer:
-            # Three tables' hands and a buy-in, handed over at once: one transaction.
+            # Three tables' hands and a buy-in, handed over while the first hand is being
+            # written: they go in together, in the next transaction.
             written = await asyncio.gather(
                 *(writer.write(rows(n)) for n in range(27)),
                 writer.record(ids[NAMES[0]], tables[0], 500, "buy_in"),
             )
-            assert transactions == 1
+            assert rounds == [1, 27]
             # A hand stored already is refused; the others in its round are not.
             again = await asyncio.gather(
                 writer.write(rows(0)), writer.write(rows(27)), return_exceptions=True
