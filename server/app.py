@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 import secrets
 import time
 from collections import Counter, deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
@@ -88,20 +89,30 @@ class Session:
         self.closing = False
         self.outgoing: list[bytes] = []  # frames send() queued this turn of the event loop
 
-    def send(self, text: str) -> None:
-        """Queue a message on the connection, in order, without waiting: a table never
+    def send(self, text: str, *, urgent: bool = False) -> None:
+        """Queue a message on the connection; see :meth:`send_many`."""
+        self.send_many((text,), urgent=urgent)
+
+    def send_many(self, texts: Iterable[str], *, urgent: bool = False) -> None:
+        """Queue messages on the connection, in order, without waiting: a table never
         waits for a client. What is queued in one turn of the event loop goes to the
         socket in one write (:meth:`_flush`): a table's events reach its players together,
-        and a syscall per message would cost the server a third of its CPU."""
+        and a syscall per message would cost the server a third of its CPU. ``urgent``
+        (an action request) writes at once, with what is queued before it."""
         if self.closing or self.websocket.protocol.state is not OPEN:
             return  # the connection is going: its handler cleans up
-        self.outgoing.append(self.app.frame(text))
-        if len(self.outgoing) == 1:
+        was_empty = not self.outgoing
+        self.outgoing.extend(map(_frame, texts))
+        if urgent:
+            self._flush()
+        elif was_empty and self.outgoing:
             asyncio.get_running_loop().call_soon(self._flush)
 
     def _flush(self) -> None:
         """Write what :meth:`send` queued. A client that does not read is closed, not
         buffered for without end."""
+        if not self.outgoing:
+            return  # written already, by an urgent send
         data, self.outgoing = b"".join(self.outgoing), []
         websocket = self.websocket
         if websocket.protocol.state is not OPEN:
@@ -120,14 +131,13 @@ class Session:
             self.hands_ended[table_id] = hand_number
             self._release(table_id)
 
-    def send_table(self, table_id: str, hand_number: int, text: str) -> None:
-        """A table's message; a spectator watching with a delay gets it late."""
+    def send_table(self, table_id: str, hand_number: int, texts: Sequence[str]) -> None:
+        """A table's messages; a spectator watching with a delay gets them late."""
         if table_id not in self.delays:
-            self.send(text)
+            self.send_many(texts)
             return
-        self.delayed.setdefault(table_id, deque()).append(
-            (time.monotonic() + self.delays[table_id][1], hand_number, text)
-        )
+        due = time.monotonic() + self.delays[table_id][1]
+        self.delayed.setdefault(table_id, deque()).extend((due, hand_number, t) for t in texts)
         self._release(table_id)
 
     def _release(self, table_id: str, *, timer: bool = False) -> None:
@@ -162,6 +172,14 @@ class Session:
             self.send(text)
 
 
+@functools.lru_cache(maxsize=256)
+def _frame(text: str) -> bytes:
+    """``text`` as a websocket frame. A table sends the same text to every seat: kept, a
+    message fanned out is framed once. (No extensions: compression is off, see
+    :meth:`PokerServer.running`.)"""
+    return Frame(Opcode.TEXT, text.encode()).serialize(mask=False, extensions=[])
+
+
 @dataclass
 class PokerServer:
     """The application: a store, the lobby's tables, and the sessions."""
@@ -173,7 +191,6 @@ class PokerServer:
 
     def __post_init__(self) -> None:
         self._group: asyncio.TaskGroup | None = None
-        self._last_frame: tuple[str, bytes] = ("", b"")
         self._writer: HandWriter | None = None  # every table's hands, one connection
         self.sessions: set[Session] = set()
         # Who is who. A guest's name is theirs alone from their first hello: another
@@ -181,16 +198,6 @@ class PokerServer:
         self.guests: dict[str, str] = {}  # guest (or house bot) name -> its session token
         self.identities: dict[str, tuple[Player, bool]] = {}  # session token -> (player, guest)
         self.created: Counter[int] = Counter()  # player id -> tables they created
-
-    def frame(self, text: str) -> bytes:
-        """``text`` as a websocket frame. A table sends the same text to every seat in a
-        row, so the last one is kept: a message fanned out is framed once. (No
-        extensions: compression is off, see :meth:`running`.)"""
-        last, framed = self._last_frame
-        if text is not last:
-            framed = Frame(Opcode.TEXT, text.encode()).serialize(mask=False, extensions=[])
-            self._last_frame = (text, framed)
-        return framed
 
     # -- tables -----------------------------------------------------------------------------
 
@@ -373,7 +380,7 @@ class PokerServer:
                     return snapshot
                 # A delayed spectator's snapshot is as late as the rest of what they see.
                 reply = {**snapshot, **({"re": m.id} if m.id is not None else {})}
-                session.send_table(m.table, runner.table.hand_number, protocol.dumps(reply))
+                session.send_table(m.table, runner.table.hand_number, [protocol.dumps(reply)])
                 return None
             case protocol.Leave():
                 reply = await self._runner(m.table).request("leave", session)

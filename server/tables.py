@@ -13,7 +13,7 @@ import datetime as dt
 import logging
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
@@ -57,11 +57,13 @@ class Clock(Protocol):
 class Subscriber(Protocol):
     """A session as a table sees it: something to send messages to, without waiting."""
 
-    def send_table(self, table_id: str, hand_number: int, text: str) -> None:
-        """A table message that a delayed spectator receives late."""
+    def send_table(self, table_id: str, hand_number: int, texts: Sequence[str]) -> None:
+        """A table's messages, which a delayed spectator receives late."""
         ...
 
-    def send(self, text: str) -> None: ...
+    def send(self, text: str, *, urgent: bool = False) -> None:
+        """Send, in order; ``urgent``: write now, a player is waiting for this."""
+        ...
 
     def hand_ended(self, table_id: str, hand_number: int) -> None:
         """A hand is over (a spectator delayed by hands may see more)."""
@@ -264,7 +266,7 @@ class TableRunner:
         )  # fmt: skip
         for session in list(self.subscribers):
             self._deliver(
-                session, partial(session.send_table, self.settings.table_id, number, committed)
+                session, partial(session.send_table, self.settings.table_id, number, [committed])
             )
         self._publish(events)
         return True
@@ -295,7 +297,8 @@ class TableRunner:
                     "time_bank_seconds": occupant.time_bank,
                 }
                 session = occupant.session
-                self._deliver(session, partial(session.send, protocol.dumps(request)))
+                text = protocol.dumps(request)
+                self._deliver(session, partial(session.send, text, urgent=True))
             if seat in self.house:
                 self._house_decides(seat, key)
         elapsed = self.clock() - self._decision_started
@@ -422,13 +425,16 @@ class TableRunner:
     # -- publishing ---------------------------------------------------------------------
 
     def _publish(self, events: list[Event]) -> None:
+        """Number the events and send them: each subscriber gets them all at once, each
+        event redacted for its seat, and each distinct text serialized once."""
         hand_number = self.table.hand_number
         table_id = self.settings.table_id
+        batches: dict[Subscriber, list[str]] = {session: [] for session in self.subscribers}
         for event in events:
             self.seq += 1
             self.log.append((self.seq, hand_number, event))
-            texts: dict[bool, str] = {}  # serialized once as dealt, once redacted
-            for session, seat in list(self.subscribers.items()):
+            texts: dict[bool, str] = {}  # as dealt, and redacted
+            for session, seat in self.subscribers.items():
                 seen = redact(event, seat)
                 text = texts.get(seen is event)
                 if text is None:
@@ -436,12 +442,15 @@ class TableRunner:
                         {"type": "event", "table": table_id, "seq": self.seq,
                          "hand_number": hand_number, "event": protocol.event_body(seen)}
                     )  # fmt: skip
-                self._deliver(session, partial(session.send_table, table_id, hand_number, text))
-            if isinstance(event, HandEnded):
-                for session in list(self.subscribers):
-                    self._deliver(session, partial(session.hand_ended, table_id, hand_number))
-                while self.log and self.log[0][1] <= hand_number - self.settings.hands_kept:
-                    self.log.popleft()
+                batches[session].append(text)
+        ended = any(isinstance(event, HandEnded) for event in events)
+        for session, batch in batches.items():
+            self._deliver(session, partial(session.send_table, table_id, hand_number, batch))
+            if ended:
+                self._deliver(session, partial(session.hand_ended, table_id, hand_number))
+        if ended:
+            while self.log and self.log[0][1] <= hand_number - self.settings.hands_kept:
+                self.log.popleft()
 
     def _deliver(self, session: Subscriber, send: Callable[[], None]) -> None:
         """Send to one subscriber; a failure drops that subscriber, never the table."""
@@ -485,9 +494,13 @@ class TableRunner:
             return
         if not command.reply.done():
             command.reply.set_result(result)
-        # Let the session send this reply before anything the table does next (an action
-        # request after a resume must not overtake the snapshot).
-        await asyncio.sleep(0)
+        # Let the session send this reply before the table goes on, when the next action
+        # request may be this player's (after a resume or a sit, on the next street, in the
+        # next hand). When another player is to act, an ack need not wait: every turn of
+        # the event loop is latency.
+        to_act = self.table.to_act
+        if command.name != "act" or to_act is None or to_act == self._seat_of(command.session):
+            await asyncio.sleep(0)
         await self._finish_if_over()
 
     def _cmd_noop(self, session: Subscriber | None) -> dict[str, Any]:

@@ -18,7 +18,7 @@ import math
 import socket
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -1388,10 +1388,12 @@ async def test_an_exception_serving_one_client_never_stops_the_table(
     else:
         send_table = Session.send_table
 
-        def failing_send_table(self: Session, table_id: str, hand_number: int, text: str) -> None:
+        def failing_send_table(
+            self: Session, table_id: str, hand_number: int, texts: Sequence[str]
+        ) -> None:
             if is_victim(self):
                 raise RuntimeError("a bug that strikes one client")
-            send_table(self, table_id, hand_number, text)
+            send_table(self, table_id, hand_number, texts)
 
         monkeypatch.setattr(Session, "send_table", failing_send_table)
     # A request to a table whose task has died would wait for ever (and so would the
