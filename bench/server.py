@@ -782,8 +782,9 @@ def fmt(value: float, digits: int = 0) -> str:
 
 
 def print_results(results: list[Result]) -> None:
+    w = max([len("workload"), *(len(r.workload) for r in results)])
     header = (
-        f"{'workload':<22} {'server':<6} {'loop':<7} {'hands/s':>7} {'CPU ms/hand':>11} "
+        f"{'workload':<{w}} {'server':<6} {'loop':<7} {'hands/s':>7} {'CPU ms/hand':>11} "
         f"{'(threads)':>9} {'CPU':>4} {'bots ms/hand':>12} {'others':>6} {'p50 ms':>7} "
         f"{'p99 ms':>7}"
     )
@@ -792,11 +793,11 @@ def print_results(results: list[Result]) -> None:
     print("-" * len(header))
     for r in results:
         if r.failed:
-            print(f"{r.workload:<22} {r.server:<6} {r.loop:<7} FAILED: {r.failed}")
+            print(f"{r.workload:<{w}} {r.server:<6} {r.loop:<7} FAILED: {r.failed}")
             continue
         lat = r.all_latency
         print(
-            f"{r.workload:<22} {r.server:<6} {r.loop:<7} {fmt(r.rate):>7} {fmt(r.cpu_ms, 2):>11} "
+            f"{r.workload:<{w}} {r.server:<6} {r.loop:<7} {fmt(r.rate):>7} {fmt(r.cpu_ms, 2):>11} "
             f"{fmt(r.threads_ms, 2):>9} {fmt(100 * r.server_cpu / r.seconds):>3}% "
             f"{fmt(r.bots_ms, 2):>12} {fmt(r.others, 2):>6} {fmt(percentile(lat, 0.5), 2):>7} "
             f"{fmt(percentile(lat, 0.99), 2):>7}"

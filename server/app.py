@@ -395,7 +395,7 @@ class PokerServer:
             case protocol.Act():
                 return await self._runner(m.table).request(
                     "act", session, player=self._player(session), action_id=m.action_id,
-                    action=m.action, amount=m.amount,
+                    action=m.action, amount=m.amount, seq=m.seq,
                 )  # fmt: skip
             case protocol.Resume():
                 session.tables.add(m.table)

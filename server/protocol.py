@@ -36,7 +36,7 @@ class ProtocolError(Exception):
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)  # "100" is no int
     id: Annotated[str, Field(max_length=64)] | None = None
     """Any string; the reply carries it back as ``re``."""
 
@@ -129,6 +129,9 @@ class Act(_Message):
     action_id: Annotated[str, Field(min_length=1, max_length=64)]
     action: Literal["fold", "check", "call", "bet", "raise"]
     amount: CHIPS | None = None
+    seq: Annotated[int, Field(ge=0)] | None = None
+    """The ``seq`` of the action request answered: an act for a decision that is over
+    (the clock answered it, and it is your turn again) is refused with ``stale``."""
 
 
 class Resume(_Message):

@@ -152,6 +152,7 @@ class TableRunner:
         self.table = Table(self.settings.config)
         self.queue: asyncio.Queue[_Command] = asyncio.Queue()
         self._decision: tuple[int, int, int] | None = None  # (hand, seat, actions so far)
+        self._decision_seq = 0  # the table's seq when the decision began: its requests' seq
         self._decision_started = 0.0
         self._closing = False
         self._stopped = False  # run() has returned: nothing will answer a request
@@ -183,6 +184,10 @@ class TableRunner:
             "seats": cfg.seats,
             "min_buy_in": cfg.min_buy_in,
             "max_buy_in": cfg.max_buy_in,
+            "ante_kind": cfg.ante_kind.value,
+            "button_rule": cfg.button_rule.value,
+            "decision_seconds": self.settings.decision_seconds,
+            "time_bank_seconds": self.settings.time_bank_seconds,
             "players": [
                 {"seat": s, "name": seat.player.name, "stack": self.table.stack(s)}
                 for s, seat in sorted(self.seats.items())
@@ -282,6 +287,7 @@ class TableRunner:
             if self._decision != key:  # a new decision: its clock starts now
                 self._decision = key
                 self._decision_started = self.clock()
+                self._decision_seq = self.seq
             self._resend = None
             menu = self.table.legal_actions(seat)
             assert menu is not None
@@ -289,7 +295,7 @@ class TableRunner:
                 request = {
                     "type": "action_request",
                     "table": self.settings.table_id,
-                    "seq": self.seq,
+                    "seq": self._decision_seq,
                     "hand_number": self.table.hand_number,
                     "seat": seat,
                     "menu": protocol.menu_body(menu),
@@ -597,14 +603,20 @@ class TableRunner:
         return seat
 
     def _cmd_act(
-        self, session: Subscriber, player: Player, action_id: str, action: str, amount: int | None
-    ) -> dict[str, Any]:
+        self, session: Subscriber, *, player: Player, action_id: str, action: str,
+        amount: int | None, seq: int | None = None,
+    ) -> dict[str, Any]:  # fmt: skip
         key = (player.id, action_id)
         if key in self.action_ids:  # a retry: answer again, act once
             return {**self.action_ids[key], "duplicate": True}
         seat = self._require_seat(session)
         if self.table.to_act != seat:
             raise TableError("not_your_turn", f"it is not seat {seat}'s turn")
+        if seq is not None and seq != self._decision_seq:
+            raise TableError(
+                "stale", f"the decision of seq {seq} is over: answer the request of seq "
+                f"{self._decision_seq}",
+            )  # fmt: skip
         menu = self.table.legal_actions(seat)
         assert menu is not None
         move: Action

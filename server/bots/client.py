@@ -97,10 +97,16 @@ def menu_from_json(seat: int, body: Mapping[str, Any]) -> ActionMenu:
     )
 
 
-def act_message(table: str, action_id: str, action: Action, menu: ActionMenu) -> dict[str, Any]:
+def act_message(
+    table: str, action_id: str, action: Action, menu: ActionMenu, seq: int | None = None
+) -> dict[str, Any]:
     """The ``act`` message for ``action``: check or call as the menu says, bet or raise with
-    the street total. The message ``id`` is the action id, so an error names it."""
+    the street total; with the request's ``seq``, so that a late answer is refused rather
+    than played in a later decision. The message ``id`` is the action id, so an error
+    names it."""
     body: dict[str, Any] = {"type": "act", "table": table, "action_id": action_id, "id": action_id}
+    if seq is not None:
+        body["seq"] = seq
     match action:
         case Fold():
             body["action"] = "fold"
@@ -1000,11 +1006,12 @@ class BotClient:
         limit = float(m.get("decision_seconds", 30.0)) + float(m.get("time_bank_seconds", 0.0))
         # The same decision asked again (after a resume) gets the same id: it acts once.
         action_id = f"{self._run_id}-{m['hand_number']}-{m['seq']}"
-        decision = _Decision(str(m["table"]), action_id, menu)
+        decision = _Decision(str(m["table"]), action_id, menu, int(m["seq"]))
         self._open = action_id
         if not self.think_in_thread:
             action = self._decide_now(view, menu)
-            await self._act(act_message(decision.table, action_id, action, menu), menu)
+            message = act_message(decision.table, action_id, action, menu, decision.seq)
+            await self._act(message, menu)
             return
         # Think in a worker thread while this loop goes on reading: if the table moves on
         # (the clock answered, the hand ended), the answer is dropped instead of refused.
@@ -1026,7 +1033,9 @@ class BotClient:
             return
         if self._thinking is decision:
             self._thinking = None
-        message = act_message(decision.table, decision.action_id, action, decision.menu)
+        message = act_message(
+            decision.table, decision.action_id, action, decision.menu, decision.seq
+        )
         await self._act(message, decision.menu)
 
     async def _act(self, message: dict[str, Any], menu: ActionMenu) -> None:
@@ -1077,15 +1086,16 @@ class BotClient:
                 self._spawn(self._recover())
             return
         if re_ in self._pending:
-            _, menu = self._pending.pop(re_)
+            sent, menu = self._pending.pop(re_)
             if (
                 re_ != self._open
                 or re_.endswith("-safe")
-                or code in ("not_your_turn", "not_seated")
+                or code in ("not_your_turn", "not_seated", "stale")
             ):
                 return  # stale (the hand has moved on), or the safe answer failed too
             self._open = re_ + "-safe"
-            await self._act(act_message(str(self.table), self._open, _safe(menu), menu), menu)
+            safe = act_message(str(self.table), self._open, _safe(menu), menu, sent.get("seq"))
+            await self._act(safe, menu)
         elif re_ == "hello":
             if code == "bad_session" and self._session is not None:
                 self._session = None  # a server that forgot us (restarted): start afresh
@@ -1133,6 +1143,7 @@ class _Decision:
     table: str
     action_id: str
     menu: ActionMenu
+    seq: int
     stale: bool = False
 
 

@@ -25,7 +25,10 @@ DEMO_BOTS = {
 
 
 async def serve(args: argparse.Namespace) -> None:
-    settings = ServerSettings(host=args.host, port=args.port)
+    settings = ServerSettings(
+        host=args.host, port=args.port,
+        messages_per_second=args.messages_per_second, burst=args.burst,
+    )  # fmt: skip
     async with Store.open(database_url(args.db)) as store:
         app = PokerServer(store, settings)
         async with app.running() as server:
@@ -60,3 +63,13 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks one)")
     p.add_argument("--db", help="database URL (default: $POKERROOM_DB, then sqlite pokerroom.db)")
     p.add_argument("--demo", action="store_true", help="add a demo table of house bots")
+    defaults = ServerSettings()
+    p.add_argument(
+        "--messages-per-second", type=float, default=defaults.messages_per_second,
+        help=f"messages a connection may send a second on average (default "
+        f"{defaults.messages_per_second:g}; raise it for bots playing many fast tables)",
+    )  # fmt: skip
+    p.add_argument(
+        "--burst", type=int, default=defaults.burst,
+        help=f"messages a connection may send at once (default {defaults.burst})",
+    )  # fmt: skip

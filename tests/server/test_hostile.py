@@ -552,11 +552,20 @@ def hostile_probes(who: str, role: str, r: int, lair: str) -> list[Probe]:
          '"decision_seconds": NaN}', BAD_MESSAGE),
         ('{"type": "act", "table": "demo", "action_id": "f", "action": "bet", '
          '"amount": -Infinity}', BAD_MESSAGE),
-        # Integral floats pass as ints (pydantic's lax mode); the table still says no.
-        ({"type": "sit", "table": "demo", "seat": 0, "buy_in": 10_000.0}, taken),
-        (act("raise", amount=1e3), act_demo),
+        # Validation is strict: a float is no int, even an integral one.
+        ({"type": "sit", "table": "demo", "seat": 0, "buy_in": 10_000.0}, BAD_MESSAGE),
+        (act("raise", amount=1e3), BAD_MESSAGE),
     ]:  # fmt: skip
         add("floats", message, *expect)
+    for message in [  # nor is a string of digits, or a bool
+        {"type": "sit", "table": "demo", "seat": "0", "buy_in": 10_000},
+        {"type": "sit", "table": "demo", "seat": 0, "buy_in": "10000"},
+        act("raise", amount="300"),
+        {"type": "resume", "table": "demo", "last_seq": True},
+        {"type": "sit_in", "table": "demo", "post": "yes"},
+        {"type": "spectate", "table": "demo", "delay_seconds": "5"},
+    ]:
+        add("numbers as strings", message, *BAD_MESSAGE)
     for message, expect in [
         ({"type": "sit", "table": {"$ne": None}, "buy_in": 1}, BAD_MESSAGE),
         (act("fold") | {"action_id": {"a": [1, {"b": []}]}}, BAD_MESSAGE),

@@ -343,3 +343,32 @@ async def test_tables_created_at_once_with_one_name_get_their_own_ids(tmp_path: 
                 ids = [r.settings.table_id for r in runners]
                 assert sorted(ids) == ["same-name", "same-name-2", "same-name-3"]
                 assert [server.tables[i] for i in ids] == runners
+
+
+async def test_an_answer_to_a_decision_the_clock_settled_is_stale(tmp_path: Path) -> None:
+    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'stale.db'}") as store:
+        server = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0))
+        async with server.running() as ws_server:
+            runner = await server.create_table(
+                "Demo", TableConfig(small_blind=50, big_blind=100, seats=2),
+                decision_seconds=0.3, time_bank_seconds=0.0,
+            )  # fmt: skip
+            await server.add_house_bots(
+                runner, {0: ("h0", load_bot("calling-station"))}, stack=10_000
+            )
+            port = next(iter(ws_server.sockets)).getsockname()[1]
+            ws = await seated(f"127.0.0.1:{port}", "late", 1)
+            try:
+                missed = await until(ws, "action_request", timeout=10)
+                # Unanswered: the clock checks or folds, and the player's turn comes again.
+                later = await until(ws, "action_request", timeout=10)
+                assert later["seq"] > missed["seq"]
+                answer = {"type": "act", "table": "demo", "action": "fold", "id": "x"}
+                await send(ws, **answer, action_id="late-1", seq=missed["seq"])
+                refused = await until(ws, "error")
+                assert (refused["code"], refused["re"]) == ("stale", "x")
+                action = "check" if later["menu"]["can_check"] else "call"
+                await send(ws, **answer | {"action": action}, action_id="late-2", seq=later["seq"])
+                assert (await until(ws, "ack"))["action_id"] == "late-2"
+            finally:
+                await ws.close()
