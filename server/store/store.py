@@ -154,12 +154,19 @@ class HandWriter:
         return await done
 
     async def _round(self) -> None:
-        """Commit everything pending in one transaction; what arrived meanwhile is the
-        next round's, written in the background."""
+        """Commit everything pending: the hands in one transaction, the ledger entries in
+        another. What arrives meanwhile is the next round's, written in the background."""
         self._idle.clear()
         batch, self._pending = self._pending, []
         try:
-            await self._commit(batch)
+            hands = [b for b in batch if isinstance(b[0], HandRows)]
+            entries = [b for b in batch if not isinstance(b[0], HandRows)]
+            for group in (hands, entries):
+                if group:
+                    await self._commit(group)
+        except asyncio.CancelledError:
+            _settle(batch, StoreError("the write was interrupted"))
+            raise
         finally:
             if self._pending:
                 task = asyncio.get_running_loop().create_task(self._round())
@@ -245,26 +252,26 @@ class HandWriter:
             lite.close()
 
     async def _write(self, items: list[HandRows | LedgerRow]) -> list[int | None]:
-        """Everything in ``items`` in one transaction; hand ids in order (None for ledger)."""
+        """Items of one kind, hands or ledger entries, in one transaction; the hands' ids
+        in order (None for an entry)."""
         hands = [i for i in items if isinstance(i, HandRows)]
         entries = [i for i in items if not isinstance(i, HandRows)]
-        if self._driver is not None:
-            # PostgreSQL: each hand is one statement (one round trip), sent straight through
-            # asyncpg: SQLAlchemy's execution layer costs three times the driver's CPU.
-            async with self._driver.transaction():
-                ids = [
-                    int(await self._driver.fetchval(_PG_WRITE_HAND, *_pg_arguments(rows)))
-                    for rows in hands
-                ]
-                if entries:
-                    await self._driver.executemany(
-                        _PG_WRITE_LEDGER,
-                        [[e[c] for c in _CHILD_COLUMNS[LEDGER.name]] for e in entries],
-                    )
-        else:
+        if self._driver is None:
             ids = self._write_sqlite(hands, entries)
-        found = iter(ids)
-        return [next(found) if isinstance(i, HandRows) else None for i in items]
+            return [*ids] if hands else [None] * len(entries)
+        # PostgreSQL: a hand is one statement sent straight through asyncpg (SQLAlchemy's
+        # execution layer costs three times the driver's CPU); several are pipelined in
+        # one implicit transaction (executemany): one round trip either way.
+        if entries:
+            columns = _CHILD_COLUMNS[LEDGER.name]
+            await self._driver.executemany(
+                _PG_WRITE_LEDGER, [[e[c] for c in columns] for e in entries]
+            )
+            return [None] * len(entries)
+        if len(hands) == 1:
+            return [int(await self._driver.fetchval(_PG_WRITE_HAND, *_pg_arguments(hands[0])))]
+        records = await self._driver.fetchmany(_PG_WRITE_HAND, [_pg_arguments(r) for r in hands])
+        return [int(r[0]) for r in records]
 
     def _write_sqlite(self, hands: list[HandRows], entries: list[LedgerRow]) -> list[int]:
         conn = self._sqlite
