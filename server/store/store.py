@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import datetime as dt
 import hashlib
-import json
 import logging
 import secrets
 import sqlite3
@@ -22,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 import asyncpg
+import orjson
 from sqlalchemy import Connection, Table, event, func, insert, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -681,9 +681,11 @@ def _pg_arguments(rows: HandRows) -> list[Any]:
     hand = rows.hand
     return [
         *(hand[c] for c in _HAND_COLUMNS),
-        json.dumps(rows.players),
-        json.dumps(rows.actions),
-        json.dumps([{k: v for k, v in r.items() if k != "created_at"} for r in rows.ledger]),
+        orjson.dumps(rows.players).decode(),
+        orjson.dumps(rows.actions).decode(),
+        orjson.dumps(
+            [{k: v for k, v in r.items() if k != "created_at"} for r in rows.ledger]
+        ).decode(),
     ]
 
 
