@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
+import importlib.util
 import signal
 import sys
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from engine import TableConfig
 from server.app import PokerServer, ServerSettings
 from server.bots import load_bot
-from server.cli.common import Parser, add_command
+from server.cli.common import Parser, UsageError, add_command
 from server.config import database_url
 from server.store import Store
 
@@ -53,7 +57,12 @@ async def serve(args: argparse.Namespace) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    asyncio.run(serve(args))
+    run: Callable[[Coroutine[Any, Any, None]], None] = asyncio.run
+    if args.loop != "asyncio" and importlib.util.find_spec("uvloop"):
+        run = importlib.import_module("uvloop").run  # ~10 % less CPU a hand (bench/server.py)
+    elif args.loop == "uvloop":
+        raise UsageError("uvloop is not installed (it does not exist on Windows)")
+    run(serve(args))
     return 0
 
 
@@ -63,6 +72,10 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks one)")
     p.add_argument("--db", help="database URL (default: $POKERROOM_DB, then sqlite pokerroom.db)")
     p.add_argument("--demo", action="store_true", help="add a demo table of house bots")
+    p.add_argument(
+        "--loop", choices=["auto", "uvloop", "asyncio"], default="auto",
+        help="event loop: uvloop where installed (the default, auto), or asyncio's own",
+    )  # fmt: skip
     defaults = ServerSettings()
     p.add_argument(
         "--messages-per-second", type=float, default=defaults.messages_per_second,
