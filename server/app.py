@@ -54,6 +54,11 @@ class ServerSettings:
     house_think_seconds: float = 0.2
     tables_per_player: int = 10
     """Tables one player may create: a client cannot fill the server with tables."""
+    max_tables: int = 1_000
+    """Tables players may create in all (guests are free to make: the cap per player is
+    not enough)."""
+    idle_table_seconds: float = 300.0
+    """A table a player created closes after this long with nobody seated or waiting."""
 
 
 class _Bucket:
@@ -198,6 +203,8 @@ class PokerServer:
         self.guests: dict[str, str] = {}  # guest (or house bot) name -> its session token
         self.identities: dict[str, tuple[Player, bool]] = {}  # session token -> (player, guest)
         self.created: Counter[int] = Counter()  # player id -> tables they created
+        self.creators: dict[str, int] = {}  # table a player created -> who
+        self.idle_since: dict[str, float] = {}  # such a table, empty since (monotonic)
 
     # -- tables -----------------------------------------------------------------------------
 
@@ -345,6 +352,12 @@ class PokerServer:
                         "too_many_tables",
                         f"a player may create {self.settings.tables_per_player} tables",
                     )
+                if len(self.creators) >= self.settings.max_tables:
+                    raise protocol.ProtocolError(
+                        "too_many_tables",
+                        f"players have created the most tables this server holds "
+                        f"({self.settings.max_tables}): join one",
+                    )
                 runner = await self.create_table(
                     m.name,
                     TableConfig(
@@ -356,6 +369,8 @@ class PokerServer:
                     time_bank_seconds=m.time_bank_seconds,
                 )  # fmt: skip
                 self.created[creator.id] += 1
+                self.creators[runner.settings.table_id] = creator.id
+                self.idle_since[runner.settings.table_id] = time.monotonic()
                 return {"type": "table_created", "table": runner.summary()}
             case protocol.Sit():
                 player = self._player(session)
@@ -458,6 +473,38 @@ class PokerServer:
             "session": token,
         }
 
+    # -- idle tables ------------------------------------------------------------------------
+
+    async def close_idle_tables(self) -> None:
+        """Close, every so often, the tables players created that have had nobody seated or
+        waiting for ``idle_table_seconds``: they cost memory, a task and a lobby line."""
+        idle = self.settings.idle_table_seconds
+        while True:
+            await asyncio.sleep(min(30.0, idle / 4))
+            now = time.monotonic()
+            for table_id in list(self.creators):
+                runner = self.tables[table_id]
+                if runner.seats or runner.waiting:
+                    self.idle_since.pop(table_id, None)
+                elif now - self.idle_since.setdefault(table_id, now) >= idle:
+                    self.close_table(table_id, "idle")
+
+    def close_table(self, table_id: str, reason: str) -> None:
+        """Take a table out of the lobby and stop it; whoever watches it is told."""
+        runner = self.tables.pop(table_id)
+        self.db_tables.pop(table_id, None)
+        self.idle_since.pop(table_id, None)
+        creator = self.creators.pop(table_id, None)
+        if creator is not None:
+            self.created[creator] -= 1
+        closed = protocol.dumps({"type": "table_closed", "table": table_id, "reason": reason})
+        for session in list(runner.subscribers):
+            session.stop_delay(table_id)  # what a delay held back first, then the news
+            session.send(closed)
+        for session in self.sessions:
+            session.tables.discard(table_id)
+        runner.close()
+
     # -- running -----------------------------------------------------------------------------
 
     def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
@@ -485,9 +532,11 @@ class PokerServer:
                 compression=None,  # deflate costs more CPU than it saves on small messages
                 max_size=self.settings.max_message_bytes,
             )
+            sweeper = group.create_task(self.close_idle_tables(), name="idle tables")
             try:
                 yield server
             finally:
+                sweeper.cancel()
                 server.close()
                 await server.wait_closed()
                 for runner in self.tables.values():

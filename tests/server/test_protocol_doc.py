@@ -333,10 +333,12 @@ def fixed_shuffle(table: str, hand_number: int) -> Shuffle:
 @contextlib.asynccontextmanager
 async def example_server(tmp_path: Path, **settings: Any) -> AsyncIterator[str]:
     """The document's server: table "demo" (3 seats, blinds 50/100, buy-ins 4,000 to
-    20,000), seeds fixed, and house bot "house-0", a calling station, in seat 0.
+    20,000), seeds fixed, house bot "house-0", a calling station, in seat 0, and tables
+    players create closing after a second idle.
     ``settings`` change the server's settings (tests other than the examples)."""
+    options = {"port": 0, "house_think_seconds": 0.0, "idle_table_seconds": 1.0, **settings}
     async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'doc.db'}") as store:
-        app = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0, **settings))
+        app = PokerServer(store, ServerSettings(**options))
         async with app.running() as ws_server:
             runner = await app.create_table(
                 "Demo", TableConfig(small_blind=50, big_blind=100, seats=3)
@@ -538,6 +540,9 @@ def test_the_limits_table_gives_the_servers_numbers() -> None:
         f"| timeouts in a row before sitting out | {table.timeouts_to_sit_out} |",
         f"| reconnection grace | {server.reconnect_grace_seconds:g} s |",
         f"| hands kept for `resume` | {table.hands_kept} |",
+        f"| tables you create | {server.tables_per_player} |",
+        f"| tables players create, in all | {server.max_tables:,} |",
+        f"| a created table with nobody seated or waiting | {server.idle_table_seconds:g} s |",
     ]
     text = DOC.read_text(encoding="utf-8")
     assert [row for row in rows if row not in text] == []

@@ -372,3 +372,33 @@ async def test_an_answer_to_a_decision_the_clock_settled_is_stale(tmp_path: Path
                 assert (await until(ws, "ack"))["action_id"] == "late-2"
             finally:
                 await ws.close()
+
+
+async def test_created_tables_close_when_idle_and_the_server_caps_them(tmp_path: Path) -> None:
+    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'idle.db'}") as store:
+        settings = ServerSettings(port=0, idle_table_seconds=0.4, max_tables=1)
+        server = PokerServer(store, settings)
+        async with server.running() as ws_server:
+            address = f"127.0.0.1:{next(iter(ws_server.sockets)).getsockname()[1]}"
+            async with connect(f"ws://{address}/ws") as ws, connect(f"ws://{address}/ws") as other:
+                for client, name in ((ws, "host"), (other, "other")):
+                    await send(client, type="hello", name=name)
+                    await until(client, "welcome")
+                await send(ws, type="create_table", name="Home", small_blind=1, big_blind=2)
+                await until(ws, "table_created")
+                await send(other, type="create_table", name="Mine", small_blind=1, big_blind=2)
+                assert (await until(other, "error"))["code"] == "too_many_tables"
+                # A spectator is no player: the table closes, and the spectator hears of it.
+                await send(other, type="spectate", table="home")
+                await until(other, "snapshot")
+                closed = await until(other, "table_closed", timeout=5)
+                assert closed == {"type": "table_closed", "table": "home", "reason": "idle"}
+                await send(ws, type="list_tables")
+                assert (await until(ws, "tables"))["tables"] == []
+                # The cap counts the tables there are: another may be created now.
+                await send(other, type="create_table", name="Mine", small_blind=1, big_blind=2)
+                assert (await until(other, "table_created"))["table"]["id"] == "mine"
+                await send(other, type="sit", table="mine", seat=0, buy_in=200)
+                await until(other, "seated")
+                await asyncio.sleep(1.0)  # seated: not idle, however long nobody else comes
+                assert "mine" in server.tables
