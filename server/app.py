@@ -228,6 +228,9 @@ class PokerServer:
         self.tables[table_id] = runner
         try:
             db_id = await self.store.ensure_table(table_id, _config_json(config, name))
+            # A table the database knows (the server restarted) numbers on from its last
+            # stored hand: hand numbers are unique per table.
+            runner.number_hands_after(await self.store.last_hand_number(db_id))
         except BaseException:
             del self.tables[table_id]
             raise

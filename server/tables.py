@@ -515,6 +515,11 @@ class TableRunner:
     def _seat_of(self, session: Subscriber | None) -> int | None:
         return next((s for s, seat in self.seats.items() if seat.session is session), None)
 
+    def number_hands_after(self, hand_number: int) -> None:
+        """Before the first hand: the next hand dealt is ``hand_number + 1``."""
+        assert self.table.hand is None, "a table numbers its hands before it deals one"
+        self.table.hand_number = self._finished_through = hand_number
+
     @property
     def finished_through(self) -> int:
         """The number of the last hand that is over and stored."""

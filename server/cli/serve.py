@@ -49,10 +49,10 @@ async def serve(args: argparse.Namespace) -> None:
             print(f"health check: http://{args.host}:{port}/healthz", flush=True)
             if args.demo:
                 print("demo table 'demo': five house bots and one free seat", flush=True)
-            stop = asyncio.get_running_loop().create_future()
+            stop = asyncio.Event()  # set by SIGINT or SIGTERM, however many arrive
             for sig in (signal.SIGINT, signal.SIGTERM):
-                asyncio.get_running_loop().add_signal_handler(sig, stop.set_result, None)
-            await stop
+                asyncio.get_running_loop().add_signal_handler(sig, stop.set)
+            await stop.wait()
             print("pokerroom is shutting down", file=sys.stderr, flush=True)
 
 

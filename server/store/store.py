@@ -532,13 +532,18 @@ class Store:
             row["seat"] = seats[row["seat"]] - 1
         return rows
 
+    async def last_hand_number(self, table_id: int) -> int:
+        """The highest hand number stored for a table (0 if none): a table that plays on
+        after a restart numbers its hands from the next one."""
+        async with self.engine.connect() as conn:
+            top = await conn.execute(
+                select(func.max(Hand.hand_number)).where(Hand.table_id == table_id)
+            )
+            return int(top.scalar() or 0)
+
     async def _next_hand_number(self, table_id: int) -> int:
         if table_id not in self._next_number:
-            async with self.engine.connect() as conn:
-                top = await conn.execute(
-                    select(func.max(Hand.hand_number)).where(Hand.table_id == table_id)
-                )
-                self._next_number[table_id] = (top.scalar() or 0) + 1
+            self._next_number[table_id] = await self.last_hand_number(table_id) + 1
         number = self._next_number[table_id]
         self._next_number[table_id] += 1
         return number

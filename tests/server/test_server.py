@@ -402,3 +402,26 @@ async def test_created_tables_close_when_idle_and_the_server_caps_them(tmp_path:
                 await until(other, "seated")
                 await asyncio.sleep(1.0)  # seated: not idle, however long nobody else comes
                 assert "mine" in server.tables
+
+
+async def test_a_table_plays_on_after_a_restart_with_the_next_hand_numbers(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'restart.db'}"
+    config = TableConfig(small_blind=50, big_blind=100, seats=3)
+    bots = {s: (f"house-{s}", load_bot("calling-station")) for s in range(2)}
+    numbers: list[list[int]] = []
+    for _ in range(2):  # the same database, the same table, twice
+        async with Store.open(url) as store:
+            server = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0))
+            async with server.running():
+                runner = await server.create_table("Demo", config)
+                await server.add_house_bots(runner, bots, stack=10_000)
+                async with asyncio.timeout(20):
+                    while runner.finished_through < (3 if not numbers else max(numbers[0]) + 3):
+                        await asyncio.sleep(0.01)
+            numbers.append([h.hand_number for h in await store.list_hands(limit=1000)])
+    first, second = (sorted(n) for n in numbers)
+    assert first[:3] == [1, 2, 3]
+    assert second[: len(first)] == first and second[len(first)] == first[-1] + 1
+    assert len(second) == len(set(second))
