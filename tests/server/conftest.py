@@ -1,21 +1,28 @@
 """Databases for the store's tests: a fresh SQLite file, and a fresh PostgreSQL database
-on the server at 127.0.0.1:5432 (CI has one; these tests never skip it).
+on the server at 127.0.0.1:5432 (CI has one; these tests never skip it); played hands; and
+a server with a table of house bots.
 
 ``POKERROOM_TEST_PG`` names another server's admin database if needed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import asyncpg
 import pytest
 
 from engine import Deck, Hand, Table, TableConfig
+from server.app import PokerServer, ServerSettings
+from server.bots import load_bot
+from server.store import Store
+from server.tables import TableRunner
 from tests.helpers import play_out
 
 PG_ADMIN = os.environ.get("POKERROOM_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
@@ -68,3 +75,28 @@ def play_hands(count: int, seed: int, players: int = 6) -> Iterator[Hand]:
         assert table.hand is not None
         yield table.hand
         assert played < count
+
+
+@dataclass
+class Demo:
+    server: PokerServer
+    runner: TableRunner
+    address: str  # host:port
+
+
+@contextlib.asynccontextmanager
+async def demo_server(
+    db: Path, *, seats: int = 6, bots: int = 4, **clock: float
+) -> AsyncIterator[Demo]:
+    """A server on 127.0.0.1 with table "demo" (blinds 50/100, ``seats`` seats) and
+    calling stations "house-0".. in its first ``bots`` seats; ``clock``: the table's
+    decision_seconds and time_bank_seconds."""
+    async with Store.open(f"sqlite+aiosqlite:///{db}") as store:
+        server = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0))
+        async with server.running() as ws_server:
+            config = TableConfig(small_blind=50, big_blind=100, seats=seats)
+            runner = await server.create_table("Demo", config, **clock)
+            house = {s: (f"house-{s}", load_bot("calling-station")) for s in range(bots)}
+            await server.add_house_bots(runner, house, stack=10_000)
+            port = next(iter(ws_server.sockets)).getsockname()[1]
+            yield Demo(server, runner, f"127.0.0.1:{port}")

@@ -47,6 +47,7 @@ from server.bots.client import (
 )
 from server.store import Store
 from server.tables import TableRunner
+from tests.server.conftest import demo_server
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = (0.05, 0.5)  # reconnect quickly
@@ -283,16 +284,8 @@ def test_client_options_are_checked() -> None:
 @pytest.fixture
 async def app(tmp_path: Path) -> AsyncIterator[tuple[PokerServer, str]]:
     """A server with a six-seat table: three house calling stations, three free seats."""
-    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'server.db'}") as store:
-        server = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0))
-        async with server.running() as ws_server:
-            runner = await server.create_table(
-                "Demo", TableConfig(small_blind=50, big_blind=100, seats=6), decision_seconds=5.0
-            )
-            bots = {s: (f"house-{s}", load_bot("calling-station")) for s in range(3)}
-            await server.add_house_bots(runner, bots, stack=10_000)
-            port = next(iter(ws_server.sockets)).getsockname()[1]
-            yield server, f"ws://127.0.0.1:{port}/ws"
+    async with demo_server(tmp_path / "server.db", bots=3, decision_seconds=5.0) as demo:
+        yield demo.server, f"ws://{demo.address}/ws"
 
 
 class Checked:

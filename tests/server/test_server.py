@@ -14,22 +14,14 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from engine import ActionTaken, TableConfig
 from server.app import PokerServer, ServerSettings
-from server.bots import load_bot
 from server.store import Store
+from tests.server.conftest import demo_server
 
 
 @pytest.fixture
 async def app(tmp_path: Path) -> AsyncIterator[tuple[PokerServer, str]]:
-    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'server.db'}") as store:
-        server = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0))
-        async with server.running() as ws_server:
-            runner = await server.create_table(
-                "Demo", TableConfig(small_blind=50, big_blind=100, seats=6), decision_seconds=5.0
-            )
-            bots = {s: (f"house-{s}", load_bot("calling-station")) for s in range(4)}
-            await server.add_house_bots(runner, bots, stack=10_000)
-            port = next(iter(ws_server.sockets)).getsockname()[1]
-            yield server, f"127.0.0.1:{port}"
+    async with demo_server(tmp_path / "server.db", decision_seconds=5.0) as demo:
+        yield demo.server, demo.address
 
 
 async def send(ws: ClientConnection, **message: Any) -> None:
@@ -208,40 +200,30 @@ async def test_reconnecting_mid_hand_resumes_with_a_snapshot_and_the_missed_even
 
 
 async def test_timeouts_check_or_fold_and_then_sit_the_player_out(tmp_path: Path) -> None:
-    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'clock.db'}") as store:
-        server = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0))
-        async with server.running() as ws_server:
-            runner = await server.create_table(
-                "Demo", TableConfig(small_blind=50, big_blind=100, seats=3),
-                decision_seconds=0.2, time_bank_seconds=0.3,
-            )  # fmt: skip
-            await server.add_house_bots(
-                runner, {0: ("h0", load_bot("calling-station"))}, stack=10_000
+    clock = {"decision_seconds": 0.2, "time_bank_seconds": 0.3}
+    async with demo_server(tmp_path / "clock.db", seats=3, bots=1, **clock) as demo:
+        runner = demo.runner
+        ws = await seated(demo.address, "erin", 1)
+        try:
+            kinds: list[str] = []
+            first = await until(ws, "action_request", timeout=10)
+            assert first["decision_seconds"] == 0.2 and first["time_bank_seconds"] == 0.3
+            async with asyncio.timeout(20):
+                while "player_sat_out" not in kinds:
+                    message = json.loads(await ws.recv())
+                    if message["type"] == "event" and message["event"].get("seat") == 1:
+                        kinds.append(
+                            message["event"]["type"] + ":" + str(message["event"].get("kind", ""))
+                        )
+                        if message["event"]["type"] == "player_sat_out":
+                            kinds.append("player_sat_out")
+            acted = [k for k in kinds if k.startswith("action_taken")]
+            assert len(acted) == 2 and all(
+                k in ("action_taken:check", "action_taken:fold") for k in acted
             )
-            port = next(iter(ws_server.sockets)).getsockname()[1]
-            ws = await seated(f"127.0.0.1:{port}", "erin", 1)
-            try:
-                kinds: list[str] = []
-                first = await until(ws, "action_request", timeout=10)
-                assert first["decision_seconds"] == 0.2 and first["time_bank_seconds"] == 0.3
-                async with asyncio.timeout(20):
-                    while "player_sat_out" not in kinds:
-                        message = json.loads(await ws.recv())
-                        if message["type"] == "event" and message["event"].get("seat") == 1:
-                            kinds.append(
-                                message["event"]["type"]
-                                + ":"
-                                + str(message["event"].get("kind", ""))
-                            )
-                            if message["event"]["type"] == "player_sat_out":
-                                kinds.append("player_sat_out")
-                acted = [k for k in kinds if k.startswith("action_taken")]
-                assert len(acted) == 2 and all(
-                    k in ("action_taken:check", "action_taken:fold") for k in acted
-                )
-                assert runner.seats[1].time_bank == 0.0  # the bank went on the first timeout
-            finally:
-                await ws.close()
+            assert runner.seats[1].time_bank == 0.0  # the bank went on the first timeout
+        finally:
+            await ws.close()
 
 
 async def test_each_hand_is_committed_before_the_deal_and_verifiable_after(
@@ -346,32 +328,23 @@ async def test_tables_created_at_once_with_one_name_get_their_own_ids(tmp_path: 
 
 
 async def test_an_answer_to_a_decision_the_clock_settled_is_stale(tmp_path: Path) -> None:
-    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'stale.db'}") as store:
-        server = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0))
-        async with server.running() as ws_server:
-            runner = await server.create_table(
-                "Demo", TableConfig(small_blind=50, big_blind=100, seats=2),
-                decision_seconds=0.3, time_bank_seconds=0.0,
-            )  # fmt: skip
-            await server.add_house_bots(
-                runner, {0: ("h0", load_bot("calling-station"))}, stack=10_000
-            )
-            port = next(iter(ws_server.sockets)).getsockname()[1]
-            ws = await seated(f"127.0.0.1:{port}", "late", 1)
-            try:
-                missed = await until(ws, "action_request", timeout=10)
-                # Unanswered: the clock checks or folds, and the player's turn comes again.
-                later = await until(ws, "action_request", timeout=10)
-                assert later["seq"] > missed["seq"]
-                answer = {"type": "act", "table": "demo", "action": "fold", "id": "x"}
-                await send(ws, **answer, action_id="late-1", seq=missed["seq"])
-                refused = await until(ws, "error")
-                assert (refused["code"], refused["re"]) == ("stale", "x")
-                action = "check" if later["menu"]["can_check"] else "call"
-                await send(ws, **answer | {"action": action}, action_id="late-2", seq=later["seq"])
-                assert (await until(ws, "ack"))["action_id"] == "late-2"
-            finally:
-                await ws.close()
+    clock = {"decision_seconds": 0.3, "time_bank_seconds": 0.0}
+    async with demo_server(tmp_path / "stale.db", seats=2, bots=1, **clock) as demo:
+        ws = await seated(demo.address, "late", 1)
+        try:
+            missed = await until(ws, "action_request", timeout=10)
+            # Unanswered: the clock checks or folds, and the player's turn comes again.
+            later = await until(ws, "action_request", timeout=10)
+            assert later["seq"] > missed["seq"]
+            answer = {"type": "act", "table": "demo", "action": "fold", "id": "x"}
+            await send(ws, **answer, action_id="late-1", seq=missed["seq"])
+            refused = await until(ws, "error")
+            assert (refused["code"], refused["re"]) == ("stale", "x")
+            action = "check" if later["menu"]["can_check"] else "call"
+            await send(ws, **answer | {"action": action}, action_id="late-2", seq=later["seq"])
+            assert (await until(ws, "ack"))["action_id"] == "late-2"
+        finally:
+            await ws.close()
 
 
 async def test_created_tables_close_when_idle_and_the_server_caps_them(tmp_path: Path) -> None:
@@ -407,19 +380,13 @@ async def test_created_tables_close_when_idle_and_the_server_caps_them(tmp_path:
 async def test_a_table_plays_on_after_a_restart_with_the_next_hand_numbers(
     tmp_path: Path,
 ) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'restart.db'}"
-    config = TableConfig(small_blind=50, big_blind=100, seats=3)
-    bots = {s: (f"house-{s}", load_bot("calling-station")) for s in range(2)}
     numbers: list[list[int]] = []
     for _ in range(2):  # the same database, the same table, twice
-        async with Store.open(url) as store:
-            server = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0))
-            async with server.running():
-                runner = await server.create_table("Demo", config)
-                await server.add_house_bots(runner, bots, stack=10_000)
-                async with asyncio.timeout(20):
-                    while runner.finished_through < (3 if not numbers else max(numbers[0]) + 3):
-                        await asyncio.sleep(0.01)
+        async with demo_server(tmp_path / "restart.db", seats=3, bots=2) as demo:
+            async with asyncio.timeout(20):
+                while demo.runner.finished_through < (max(numbers[0]) + 3 if numbers else 3):
+                    await asyncio.sleep(0.01)
+        async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'restart.db'}") as store:
             numbers.append([h.hand_number for h in await store.list_hands(limit=1000)])
     first, second = (sorted(n) for n in numbers)
     assert first[:3] == [1, 2, 3]
