@@ -104,12 +104,13 @@ class HandWriter:
     """The one connection through which a server writes every table's hands and ledger
     entries (open it with :meth:`Store.writer`).
 
-    A table hands over what to write and waits until it is committed. When nothing is
-    being written, that table's own task writes at once. Whatever arrives while a
-    transaction is in flight goes into the next one, together (group commit): one
-    connection and one commit per round however many tables there are, and on SQLite a
-    single writer, so no table waits on the database lock. A database that goes away is
-    retried for ``retry_seconds`` (tables wait) before the writes fail."""
+    A table hands over what to write and waits until it is committed. Writes go in rounds
+    (group commit): a round starts in the turn of the event loop after the first write
+    arrives, and takes everything handed over until then; what arrives while it is
+    written goes into the next. One connection and one commit per round however many
+    tables there are, and on SQLite a single writer, so no table waits on the database
+    lock. A database that goes away is retried for ``retry_seconds`` (tables wait) before
+    the writes fail."""
 
     def __init__(self, store: Store, retry_seconds: float) -> None:
         self.store = store
@@ -149,14 +150,21 @@ class HandWriter:
             raise StoreError("the hand writer is closed")
         done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
         self._pending.append((item, done))
-        if self._idle.is_set():  # nobody is writing: write now, in this task
-            await self._round()
+        if self._idle.is_set():
+            self._start_round()
         return await done
+
+    def _start_round(self) -> None:
+        """A round begins in the next turn of the event loop: whatever the tables hand over
+        in this one goes in with it (tables whose hands end together share a commit)."""
+        self._idle.clear()
+        task = asyncio.get_running_loop().create_task(self._round())
+        self._rounds.add(task)
+        task.add_done_callback(self._rounds.discard)
 
     async def _round(self) -> None:
         """Commit everything pending: the hands in one transaction, the ledger entries in
-        another. What arrives meanwhile is the next round's, written in the background."""
-        self._idle.clear()
+        another. What arrives meanwhile is the next round's."""
         batch, self._pending = self._pending, []
         try:
             hands = [b for b in batch if isinstance(b[0], HandRows)]
@@ -169,9 +177,7 @@ class HandWriter:
             raise
         finally:
             if self._pending:
-                task = asyncio.get_running_loop().create_task(self._round())
-                self._rounds.add(task)
-                task.add_done_callback(self._rounds.discard)
+                self._start_round()
             else:
                 self._idle.set()
 

@@ -252,7 +252,7 @@ async def test_imports_check_what_the_database_cannot_hold(
 async def test_one_writer_commits_many_tables_hands_together(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    hands = list(play_hands(30, seed=5))
+    hands = list(play_hands(32, seed=5))
     async with Store.open(db_url, upgrade=True) as store:
         ids = await store.ensure_players(NAMES)
         tables = [await store.ensure_table(f"table {t}", {}) for t in range(3)]
@@ -270,13 +270,21 @@ async def test_one_writer_commits_many_tables_hands_together(
 
         monkeypatch.setattr(HandWriter, "_write", slow)
         async with store.writer() as writer:
-            # Three tables' hands and a buy-in, handed over while the first hand is being
-            # written: the hands go in together, in the next transaction, then the buy-in.
+            # Three tables' hands and a buy-in, handed over in one turn of the event loop:
+            # the hands go in one transaction, the buy-in in the next.
             written = await asyncio.gather(
                 *(writer.write(rows(n)) for n in range(27)),
                 writer.record(ids[NAMES[0]], tables[0], 500, "buy_in"),
             )
-            assert rounds == [1, 26, 1]
+            assert rounds == [27, 1]
+            # Hands handed over while a round is being written go into the next, together.
+            first = asyncio.ensure_future(writer.write(rows(28)))
+            await asyncio.sleep(0.01)  # the round has begun: it takes the write above only
+            later = [
+                await first,
+                *await asyncio.gather(*(writer.write(rows(n)) for n in (29, 30, 31))),
+            ]
+            assert rounds[2:] == [1, 3] and len(set(later)) == 4
             # A hand stored already is refused; the others in its round are not.
             again = await asyncio.gather(
                 writer.write(rows(0)), writer.write(rows(27)), return_exceptions=True
@@ -284,7 +292,8 @@ async def test_one_writer_commits_many_tables_hands_together(
         assert isinstance(again[0], StoreError) and "was not stored" in str(again[0])
         assert isinstance(again[1], int)
         assert written[-1] is None and len(set(written[:-1])) == 27
-        assert await store.hand_ids() == sorted([*written[:-1], again[1]])  # type: ignore[type-var]
+        stored = [*written[:-1], *later, again[1]]
+        assert await store.hand_ids() == sorted(stored)  # type: ignore[type-var]
         async with store.engine.connect() as conn:
             buy_ins = await conn.execute(
                 select(LedgerEntry.amount).where(LedgerEntry.reason == "buy_in")
