@@ -30,7 +30,7 @@ from the server a hand. They are minimal websocket clients (``Bot``: asyncio pro
 that parse the frames themselves and never decode a message they do not answer), so that
 they leave as much of the machine as they can to the server; several hundred of them run
 in each bot process, on uvloop when it is installed. CPU is read from /proc for the server
-process (all its threads: SQLite's writes run in threads of it) over a fixed window after
+process (all its threads) over a fixed window after
 a warm-up; the hands counted are the ``hand_ended`` events seat 0 of each table receives.
 
 The server runs as the bench's own ``--serve`` process, as ``pokerroom serve`` runs it
@@ -534,7 +534,7 @@ class Result:
     hands: int = 0
     server_cpu: float = 0.0
     server_threads_cpu: float = 0.0
-    """The part of ``server_cpu`` outside the event loop's thread (SQLite's threads)."""
+    """The part of ``server_cpu`` outside the event loop's thread (the store's, say)."""
     bots_cpu: float = 0.0
     busy: float = 0.0
     """Share of the whole machine (both cores) in use during the window."""
@@ -966,7 +966,7 @@ async def bench(args: argparse.Namespace) -> int:
         "off (bots act faster than 20 messages a second)",
         "no-db: our server with hand writes switched off, to show what storing hands costs",
         "columns: CPU ms/hand is the server process's, all threads (PostgreSQL's processes not "
-        "counted); (threads) the part outside the event loop's thread (SQLite's); CPU is of one "
+        "counted); (threads) the part outside the event loop's thread; CPU is of one "
         "core; bots ms/hand all bot processes'; others: cores used meanwhile by processes "
         "outside the bench (above 0.1, the row is noisy); p50/p99: from an act to the next "
         "action request at that table, within a hand or across hands",

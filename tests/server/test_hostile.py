@@ -959,6 +959,27 @@ async def test_a_thousand_hostile_messages_leave_the_table_playing_and_every_chi
 # -- 2. abuse closes the abuser's connection and nothing else -----------------------------------
 
 
+@contextlib.asynccontextmanager
+async def bystanders(room: Room, player: Client, watcher: Client, name: str) -> AsyncIterator[None]:
+    """A spectator, and ``name`` playing seat 5, beside whatever goes wrong in the block.
+    After it: three more hands are played, in which the player still acts, and the
+    spectator is still answered."""
+    await watcher.send(type="spectate", table="demo")
+    await watcher.until("snapshot")
+    await player.hello(name)
+    await player.sit(5)
+    stop = asyncio.Event()
+    playing = asyncio.create_task(play_calling(player, stop))
+    yield
+    since = len(room.published)
+    await room.more_hands(3)
+    assert (await watcher.answer(json.dumps({"type": "ping"})))["type"] == "pong"
+    stop.set()
+    await playing
+    acted = {p.event.seat for p in room.published[since:] if isinstance(p.event, ActionTaken)}
+    assert 5 in acted, "the steady player stopped playing"
+
+
 async def test_a_flood_closes_only_the_flooding_connection(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -966,36 +987,22 @@ async def test_a_flood_closes_only_the_flooding_connection(
         room_at(tmp_path, monkeypatch) as room,
         clients(room.url, 3) as (flooder, player, watcher),
     ):
-        await watcher.send(type="spectate", table="demo")
-        await watcher.until("snapshot")
-        await player.hello("steady")
-        await player.sit(5)
-        stop = asyncio.Event()
-        playing = asyncio.create_task(play_calling(player, stop))
-        # 2,000 a second: a burst of 60 answered, then 100 refused, and the connection is
-        # closed. (Sent all at once, a flood fills the server's receive queue, which nobody
-        # reads once the handler has stopped: the closing handshake then waits out
-        # websockets' close_timeout of 10 s, and the replies still queued are lost.)
-        with contextlib.suppress(ConnectionClosed):
-            for i in range(400):
-                await flooder.send(type="ping", id=str(i))
-                if i % 10 == 9:
-                    await asyncio.sleep(0.005)
-        assert await flooder.closed(timeout=5) == POLICY_VIOLATION
-        assert flooder.ws.close_reason == "too many bad messages"
-        replies = Counter(m.get("code", m["type"]) for m in flooder.messages)
-        assert replies.keys() == {"pong", "rate_limited"}, replies
-        assert replies["pong"] >= 60 and replies["rate_limited"] >= 90, replies
-        assert all("re" not in m for m in flooder.messages if m["type"] == "error")
-        closed_at = len(room.published)
-        await room.more_hands(3)
-        assert (await watcher.answer(json.dumps({"type": "ping"})))["type"] == "pong"
-        stop.set()
-        await playing
-        assert any(
-            isinstance(p.event, ActionTaken) and p.event.seat == 5
-            for p in room.published[closed_at:]
-        )  # the player kept playing
+        async with bystanders(room, player, watcher, "steady"):
+            # 2,000 a second: a burst of 60 answered, then 100 refused, and the connection is
+            # closed. (Sent all at once, a flood fills the server's receive queue, which nobody
+            # reads once the handler has stopped: the closing handshake then waits out
+            # websockets' close_timeout of 10 s, and the replies still queued are lost.)
+            with contextlib.suppress(ConnectionClosed):
+                for i in range(400):
+                    await flooder.send(type="ping", id=str(i))
+                    if i % 10 == 9:
+                        await asyncio.sleep(0.005)
+            assert await flooder.closed(timeout=5) == POLICY_VIOLATION
+            assert flooder.ws.close_reason == "too many bad messages"
+            replies = Counter(m.get("code", m["type"]) for m in flooder.messages)
+            assert replies.keys() == {"pong", "rate_limited"}, replies
+            assert replies["pong"] >= 60 and replies["rate_limited"] >= 90, replies
+            assert all("re" not in m for m in flooder.messages if m["type"] == "error")
         assert room.runner.seats[5].session is not None and player.ws.close_code is None
 
 
@@ -1051,13 +1058,8 @@ async def test_a_client_that_does_not_read_is_closed_alone(
     async with (
         room_at(tmp_path, monkeypatch, outbox_bytes=4096) as room,
         clients(room.url, 2) as (player, watcher),
+        bystanders(room, player, watcher, "reader"),
     ):
-        await watcher.send(type="spectate", table="demo")
-        await watcher.until("snapshot")
-        await player.hello("reader")
-        await player.sit(5)
-        stop = asyncio.Event()
-        playing = asyncio.create_task(play_calling(player, stop))
         # A spectator that never reads, over small socket buffers (so that the server's
         # buffer, not the kernel's, is what fills up).
         before = set(room.server.sessions)
@@ -1074,21 +1076,12 @@ async def test_a_client_that_does_not_read_is_closed_alone(
         async with asyncio.timeout(10):
             while not session.closing:
                 await asyncio.sleep(0.01)
-        closed_at = len(room.published)
         with contextlib.suppress(ConnectionClosed):
             async for _ in slow:  # now read what got through, then the close
                 pass
         assert (slow.close_code, slow.close_reason) == (
             POLICY_VIOLATION,
             "too slow: messages are piling up",
-        )
-        await room.more_hands(3)
-        assert (await watcher.answer(json.dumps({"type": "ping"})))["type"] == "pong"
-        stop.set()
-        await playing
-        assert any(
-            isinstance(p.event, ActionTaken) and p.event.seat == 5
-            for p in room.published[closed_at:]
         )
 
 
@@ -1348,31 +1341,17 @@ async def test_an_exception_answering_one_client_costs_that_client_one_reply(
             return await guest(name)
 
         monkeypatch.setattr(store, "guest", failing_guest)
-        await watcher.send(type="spectate", table="demo")
-        await watcher.until("snapshot")
-        await player.hello("bystander")
-        await player.sit(5)
-        stop = asyncio.Event()
-        playing = asyncio.create_task(play_calling(player, stop))
-
-        hello = json.dumps({"type": "hello", "name": "victim", "id": "h"})
-        assert await victim.answer(hello) == {
-            "type": "error",
-            "code": "internal",
-            "message": "the server failed to answer this message",
-            "re": "h",
-        }
-        assert (await victim.answer(json.dumps({"type": "ping"})))["type"] == "pong"
-        hello = json.dumps({"type": "hello", "name": "victim-2"})
-        assert (await victim.answer(hello))["type"] == "welcome"
-        before = len(room.published)
-        await room.more_hands(3)
-        stop.set()
-        await playing
-        assert any(
-            isinstance(p.event, ActionTaken) and p.event.seat == 5 for p in room.published[before:]
-        )
-        assert (await watcher.answer(json.dumps({"type": "ping"})))["type"] == "pong"
+        async with bystanders(room, player, watcher, "bystander"):
+            hello = json.dumps({"type": "hello", "name": "victim", "id": "h"})
+            assert await victim.answer(hello) == {
+                "type": "error",
+                "code": "internal",
+                "message": "the server failed to answer this message",
+                "re": "h",
+            }
+            assert (await victim.answer(json.dumps({"type": "ping"})))["type"] == "pong"
+            hello = json.dumps({"type": "hello", "name": "victim-2"})
+            assert (await victim.answer(hello))["type"] == "welcome"
     logged = [r.message for r in caplog.records if r.levelname == "ERROR"]
     assert logged == ["error answering a message"]
 

@@ -757,19 +757,29 @@ async def test_past_the_burst_messages_are_refused_as_rate_limited(tmp_path: Pat
         assert json.loads(await ws.recv()) == {"type": "pong", "re": "again"}
 
 
-async def test_the_hundredth_error_closes_the_connection_with_1008(tmp_path: Path) -> None:
-    settings = ServerSettings()
-    async with example_server(tmp_path) as address, connect(f"ws://{address}/ws") as ws:
-        for _ in range(settings.errors_before_close - 1):
-            await ws.send("not json")
-        for _ in range(settings.errors_before_close - 1):
-            assert json.loads(await ws.recv())["type"] == "error"
-        await asyncio.sleep(1.5)  # let the rate limiter refill: a ping is no error
-        await ws.send(json.dumps({"type": "ping"}))
-        assert json.loads(await ws.recv()) == {"type": "pong"}
+async def errors_short_of_the_limit(ws: ClientConnection) -> None:
+    """As many bad frames as a connection may send, less one: each gets an error."""
+    allowed = ServerSettings().errors_before_close - 1
+    for _ in range(allowed):
         await ws.send("not json")
-        code, _ = await closed_with(ws)
-        assert code == 1008
+    for _ in range(allowed):
+        assert json.loads(await ws.recv())["type"] == "error"
+
+
+async def one_more_error_closes(ws: ClientConnection) -> None:
+    """A good message is no error; then the next bad one closes the connection (1008)."""
+    await asyncio.sleep(1.5)  # let the rate limiter refill: a ping is no error
+    await ws.send(json.dumps({"type": "ping"}))
+    assert json.loads(await ws.recv()) == {"type": "pong"}
+    await ws.send("not json")
+    code, _ = await closed_with(ws)
+    assert code == 1008
+
+
+async def test_the_hundredth_error_closes_the_connection_with_1008(tmp_path: Path) -> None:
+    async with example_server(tmp_path) as address, connect(f"ws://{address}/ws") as ws:
+        await errors_short_of_the_limit(ws)
+        await one_more_error_closes(ws)
 
 
 async def test_only_ws_and_healthz_answer(tmp_path: Path) -> None:
@@ -790,27 +800,15 @@ async def test_only_ws_and_healthz_answer(tmp_path: Path) -> None:
 async def test_errors_are_counted_a_minute_at_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    settings = ServerSettings()
     later = 0.0  # seconds the server's clock is ahead of the real one
     monkeypatch.setattr(
         server_app, "time", SimpleNamespace(monotonic=lambda: time.monotonic() + later)
     )
     async with example_server(tmp_path) as address, connect(f"ws://{address}/ws") as ws:
-        for _ in range(settings.errors_before_close - 1):
-            await ws.send("not json")
-        for _ in range(settings.errors_before_close - 1):
-            assert json.loads(await ws.recv())["type"] == "error"
+        await errors_short_of_the_limit(ws)
         later = 61.0  # a minute on: the count starts again
-        for _ in range(settings.errors_before_close - 1):
-            await ws.send("not json")
-        for _ in range(settings.errors_before_close - 1):
-            assert json.loads(await ws.recv())["type"] == "error"
-        await asyncio.sleep(1.5)  # let the rate limiter refill: a ping is no error
-        await ws.send(json.dumps({"type": "ping"}))
-        assert json.loads(await ws.recv()) == {"type": "pong"}
-        await ws.send("not json")
-        code, _ = await closed_with(ws)
-        assert code == 1008
+        await errors_short_of_the_limit(ws)
+        await one_more_error_closes(ws)
 
 
 def hand_of(message: dict[str, Any]) -> int:
