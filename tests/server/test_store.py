@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
+import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from engine import Hand, history
 from server.store import HandRows, HandWriter, MigrationError, Store, StoreError, hand_rows, migrate
+from server.store import store as store_module
 from server.store.models import Action, Base, HandPlayer, LedgerEntry
 from server.store.models import Hand as HandRow
 from tests.conftest import SHARED_DATA
@@ -228,6 +232,44 @@ async def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
     ):
         assert (await conn.execute(text("PRAGMA journal_mode"))).scalar_one() == "wal"
         assert (await conn.execute(text("PRAGMA foreign_keys"))).scalar_one() == 1
+
+
+async def test_the_writer_checkpoints_sqlite_outside_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The log is copied into the database file by a worker thread, not at a commit."""
+    path = tmp_path / "checkpoint.db"
+    hands = list(play_hands(4, seed=9))
+
+    def hands_in_database_file_alone() -> int:
+        """Hands a copy of the database file holds without its write-ahead log."""
+        copy = tmp_path / "copy.db"
+        copy.write_bytes(path.read_bytes())
+        with contextlib.closing(sqlite3.connect(copy)) as conn:
+            if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'hands'").fetchone():
+                return 0  # even the schema is only in the log still
+            return int(conn.execute("SELECT count(*) FROM hands").fetchone()[0])
+
+    threads: list[str] = []
+    original = store_module._checkpoint
+
+    def checkpoint(name: str) -> None:
+        threads.append(threading.current_thread().name)
+        original(name)
+
+    monkeypatch.setattr(store_module, "_checkpoint", checkpoint)
+    async with Store.open(f"sqlite+aiosqlite:///{path}", upgrade=True) as store:
+        ids = await store.ensure_players(NAMES)
+        table = await store.ensure_table("t", {})
+        async with store.writer() as writer:
+            await writer.write(rows_of(hands[0], table, ids))
+            assert threads == [] and hands_in_database_file_alone() == 0  # a small log waits
+            monkeypatch.setattr(store_module, "_CHECKPOINT_BYTES", 0)
+            for hand in hands[1:]:
+                await writer.write(rows_of(hand, table, ids))
+                await asyncio.sleep(0.2)  # the checkpoint, in its thread
+            assert hands_in_database_file_alone() == 4
+    assert threads and threading.main_thread().name not in threads
 
 
 @pytest.mark.parametrize(
