@@ -156,7 +156,8 @@ class TableRunner:
         self._decision_started = 0.0
         self._closing = False
         self._stopped = False  # run() has returned: nothing will answer a request
-        self._finished_through = 0  # hand number of the last hand stored
+        self._finished_through = 0  # hand number of the last hand over (being stored)
+        self._stored_through = 0  # hand number of the last hand stored
         self._resend: int | None = None  # a seat whose player reconnected mid-decision
         self.pending_ledger: list[tuple[int, int, str]] = []  # (player id, amount, reason)
         self.started_at: dict[int, dt.datetime] = {}
@@ -214,6 +215,7 @@ class TableRunner:
             log.exception("table %s stopped by an error", self.settings.table_id)
         finally:
             self.halt()
+            await self._cash_out_everyone()
 
     def halt(self) -> None:
         """Mark the table stopped and refuse every request still waiting for it."""
@@ -387,6 +389,7 @@ class TableRunner:
             players = {s: seat.player for s, seat in self.seats.items()}
             started = self.started_at.pop(self.table.hand_number, dt.datetime.now(dt.UTC))
             await self.store_hand(self.table, players, started, shuffle)
+        self._stored_through = self.table.hand_number
         for seat in list(self.seats):
             if seat not in self.table.occupied():  # busted: the engine stood them up
                 self._free(seat)
@@ -396,6 +399,28 @@ class TableRunner:
                 self._stand_up(seat)
         self.leaving.clear()
         await self._flush_ledger()
+
+    async def _cash_out_everyone(self) -> None:
+        """The table has stopped: whoever is seated leaves with their chips (the ledger's
+        cash-outs), as of the last hand stored. A hand that did not finish, or could not
+        be stored, never happened: its players leave with what they had before it."""
+        hand = self.table.hand
+        void = hand is not None and self.table.hand_number > self._stored_through
+        for seat, occupant in self.seats.items():
+            if seat in self.house:
+                continue
+            stack = self.table.stack(seat)
+            if void and hand is not None and seat in hand.seats:
+                stack = hand.setup.stacks[hand.seats.index(seat)]
+            self.pending_ledger.append((occupant.player.id, -stack, "cash_out"))
+        try:
+            await self._flush_ledger()
+        except Exception:  # the database is gone: say what it owes, for the operator
+            for player_id, amount, reason in self.pending_ledger:
+                log.error(
+                    "table %s: ledger entry not recorded: player %d, %s %d",
+                    self.settings.table_id, player_id, reason, amount,
+                )  # fmt: skip
 
     def _gone(self, seat: int) -> bool:
         """Disconnected for longer than the grace period: the seat goes to someone else."""
@@ -519,12 +544,17 @@ class TableRunner:
     def number_hands_after(self, hand_number: int) -> None:
         """Before the first hand: the next hand dealt is ``hand_number + 1``."""
         assert self.table.hand is None, "a table numbers its hands before it deals one"
-        self.table.hand_number = self._finished_through = hand_number
+        self.table.hand_number = self._finished_through = self._stored_through = hand_number
 
     @property
     def finished_through(self) -> int:
         """The number of the last hand that is over and stored."""
-        return self._finished_through
+        return self._stored_through
+
+    @property
+    def stopped(self) -> bool:
+        """The table's task has ended: it answers every request with ``table_closed``."""
+        return self._stopped
 
     def seat_of_player(self, player: Player) -> int | None:
         """The seat ``player`` holds here, if any (read by the server's sessions)."""

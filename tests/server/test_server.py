@@ -10,11 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 from websockets.asyncio.client import ClientConnection, connect
 
 from engine import ActionTaken, TableConfig
 from server.app import PokerServer, ServerSettings
-from server.store import Store
+from server.store import HandRows, HandWriter, Store, StoreError
+from server.store.models import LedgerEntry
+from server.store.models import Player as PlayerRecord
 from tests.server.conftest import demo_server
 
 
@@ -392,3 +395,66 @@ async def test_a_table_plays_on_after_a_restart_with_the_next_hand_numbers(
     assert first[:3] == [1, 2, 3]
     assert second[: len(first)] == first and second[len(first)] == first[-1] + 1
     assert len(second) == len(set(second))
+
+
+@pytest.mark.parametrize("stop", ["shutdown", "database_fails"])
+async def test_a_stopped_table_cashes_out_whoever_is_seated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: str
+) -> None:
+    """Stopped mid-hand (the server shuts down) or unable to store a hand: the hand never
+    happened, and the ledger records each seated player leaving with what they had
+    before it, so their buy-in, stored hands and cash-out add up to nothing."""
+    db = tmp_path / "stopped.db"
+    writes = 0
+    original = HandWriter.write
+
+    async def failing(self: HandWriter, rows: HandRows) -> int:
+        nonlocal writes
+        writes += "alice" in rows.hand["history"]
+        if writes > 2:
+            raise StoreError("the database refused the hand")
+        return await original(self, rows)
+
+    if stop == "database_fails":
+        monkeypatch.setattr(HandWriter, "write", failing)
+    async with (
+        demo_server(db, seats=3, bots=2) as demo,
+        connect(f"ws://{demo.address}/ws") as ws,
+    ):
+        await send(ws, type="hello", name="alice")
+        await send(ws, type="sit", table="demo", seat=2, buy_in=10_000)
+        in_pot = 0  # alice's chips in the hand being played
+
+        def playing() -> bool:
+            if stop == "database_fails":  # until alice's third hand, over, cannot be stored
+                return not demo.runner.stopped
+            return demo.runner.finished_through < 2 or in_pot == 0  # then shut down
+
+        async with asyncio.timeout(30):
+            while playing():
+                try:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 0.1))
+                except TimeoutError:
+                    continue
+                if message["type"] == "action_request":
+                    action = "check" if message["menu"]["can_check"] else "call"
+                    await send(
+                        ws, type="act", table="demo", action_id=f"a{message['seq']}",
+                        action=action, seq=message["seq"],
+                    )  # fmt: skip
+                elif message["type"] == "event":
+                    event = message["event"]
+                    if event["type"] == "hand_started":
+                        in_pot = 0
+                    elif event.get("seat") == 2 and "hand_total" in event:
+                        in_pot = event["hand_total"]
+    async with Store.open(f"sqlite+aiosqlite:///{db}") as store, store.engine.connect() as conn:
+        rows = await conn.execute(
+            select(LedgerEntry.reason, LedgerEntry.amount)
+            .join(PlayerRecord)
+            .where(PlayerRecord.name == "alice")
+        )
+        ledger = list(rows)
+    reasons = [reason for reason, _ in ledger]
+    assert reasons.count("buy_in") == 1 and reasons.count("cash_out") == 1
+    assert sum(amount for _, amount in ledger) == 0
