@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Index,
@@ -23,6 +24,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -60,9 +62,13 @@ class TableRecord(Base):
     """A table and its configuration (an ``engine.TableConfig`` as JSON)."""
 
     __tablename__ = "tables"
+    # A live table and the table that hands imported under its name go to are two: an
+    # import never takes a hand number the live table is about to deal.
+    __table_args__ = (UniqueConstraint("name", "imported"),)
 
     id: Mapped[int] = mapped_column(Id, primary_key=True)
-    name: Mapped[str] = mapped_column(String(128), unique=True)
+    name: Mapped[str] = mapped_column(String(128))
+    imported: Mapped[bool] = mapped_column(Boolean, server_default=false())
     config: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 

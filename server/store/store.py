@@ -356,7 +356,7 @@ class Store:
         self.is_sqlite = engine.dialect.name == "sqlite"
         self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
         self._players: dict[str, int] = {}
-        self._tables: dict[str, int] = {}
+        self._tables: dict[tuple[str, bool], int] = {}  # (name, imported): id
         self._next_number: dict[int, int] = {}  # per table, for imported hands
 
     @classmethod
@@ -431,14 +431,24 @@ class Store:
             raise StoreError(f"the name {name!r} belongs to an account: sign in with its token")
         return (await self.ensure_players([name]))[name]
 
-    async def ensure_table(self, name: str, config: dict[str, Any]) -> int:
-        """The id of the table called ``name``, creating it with ``config`` if need be."""
-        if name not in self._tables:
+    async def ensure_table(
+        self, name: str, config: dict[str, Any], *, imported: bool = False
+    ) -> int:
+        """The id of the table called ``name``, creating it with ``config`` if need be.
+        Imported hands go to ``imported`` tables, apart from a live table of that name."""
+        key = (name, imported)
+        if key not in self._tables:
             async with self.engine.begin() as conn:
-                await self._insert_missing(conn, TableRecord, "name", {name}, {"config": config})
-                row = await conn.execute(select(TableRecord.id).where(TableRecord.name == name))
-                self._tables[name] = row.scalar_one()
-        return self._tables[name]
+                await self._insert_missing(
+                    conn, TableRecord, "name", {name}, {"config": config, "imported": imported}
+                )
+                row = await conn.execute(
+                    select(TableRecord.id).where(
+                        TableRecord.name == name, TableRecord.imported == imported
+                    )
+                )
+                self._tables[key] = row.scalar_one()
+        return self._tables[key]
 
     async def _insert_missing(
         self, conn: AsyncConnection, model: Any, key: str, values: set[str], extra: dict[str, Any]
@@ -547,7 +557,7 @@ class Store:
             "big_blind": hand.setup.big_blind,
             "seats": int(hh.fields.get("seat_count", max(seats))),
         }
-        table_id = await self.ensure_table(table_name, config)
+        table_id = await self.ensure_table(table_name, config, imported=True)
         started = _history_time(hh)
         hidden = [p for p in range(n) if not replay.known[p]]
         rows = hand_rows(

@@ -171,13 +171,13 @@ def test_db_upgrade_current_and_downgrade_on_postgresql(capsys: pytest.CaptureFi
     try:
         code, _, err = run(capsys, "hands", "list", "--db", url)
         assert code == 2 and "run pokerroom db upgrade" in err  # operators migrate PostgreSQL
-        assert run(capsys, "db", "upgrade", "--db", url)[1].strip() == "upgrade: base -> 0001"
-        assert run(capsys, "db", "current", "--db", url)[1].strip() == "at revision 0001"
+        assert run(capsys, "db", "upgrade", "--db", url)[1].strip() == "upgrade: base -> 0002"
+        assert run(capsys, "db", "current", "--db", url)[1].strip() == "at revision 0002"
         assert run(capsys, "hands", "import", "--db", url, str(PLURIBUS / "31" / "1.phh"))[0] == 0
         assert len(json.loads(run(capsys, "hands", "list", "--json", "--db", url)[1])) == 1
         assert (
             run(capsys, "db", "downgrade", "--db", url, "--revision", "base")[1].strip()
-            == "downgrade: 0001 -> base"
+            == "downgrade: 0002 -> base"
         )
     finally:
         asyncio.run(drop_pg_database(url))

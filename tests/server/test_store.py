@@ -183,6 +183,26 @@ async def test_import_pluribus_hands_lists_and_skips_duplicates(db_url: str) -> 
         assert history.replay(info.history).final_stacks == recorded.finishing_stacks
 
 
+async def test_hands_imported_under_a_live_tables_name_leave_its_numbers_alone(
+    db_url: str,
+) -> None:
+    live_hands = list(play_hands(2, seed=3))
+    exported = history.load((PLURIBUS / "30" / "3.phh").read_text())
+    exported.fields["table"] = "demo"  # as if exported from this server's demo table
+    async with Store.open(db_url, upgrade=True) as store:
+        ids = await store.ensure_players(NAMES)
+        live = await store.ensure_table("demo", {})
+        async with store.writer() as writer:
+            await writer.write(rows_of(live_hands[0], live, ids))  # hand 1
+            report = await store.import_histories([("export", "ignored", exported)])
+            assert report.imported == 1
+            await writer.write(rows_of(live_hands[1], live, ids))  # hand 2: still free
+        listed = await store.list_hands(table="demo", limit=10)
+        assert sorted(h.hand_number for h in listed) == [1, 1, 2]
+        assert await store.last_hand_number(live) == 2
+        assert await store.ensure_table("demo", {}, imported=True) != live
+
+
 async def test_an_import_never_half_imports_a_hand(db_url: str, tmp_path: Path) -> None:
     good = [history.load(f.read_text()) for f in sorted((PLURIBUS / "31").glob("*.phh"))[:3]]
     bad = history.load((PLURIBUS / "31" / "5.phh").read_text())
