@@ -27,7 +27,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from engine import AnteKind, ButtonRule, EngineError, TableConfig
-from server import protocol
+from server import protocol, web
 from server.store import HandWriter, Store, StoreError
 from server.tables import Player, TableError, TableRunner, TableSettings, store_with
 
@@ -511,10 +511,13 @@ class PokerServer:
     # -- running -----------------------------------------------------------------------------
 
     def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Plain HTTP: ``/healthz`` for load balancers; only ``/ws`` upgrades."""
+        """Plain HTTP: ``/healthz`` for load balancers, the browser client at ``/``; only
+        ``/ws`` upgrades."""
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             return connection.respond(HTTPStatus.OK, "ok\n")
+        if (response := web.page(path)) is not None:
+            return response
         if path != "/ws":
             return connection.respond(
                 HTTPStatus.NOT_FOUND, "pokerroom: connect a websocket to /ws\n"

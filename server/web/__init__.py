@@ -1,0 +1,53 @@
+"""The browser client: static files served by the websocket server on the same port.
+
+Everything the page needs is in this folder (no build step, no CDN, no web fonts from
+elsewhere): a server run offline serves a working client. ``page(path)`` answers
+``GET path`` with a file from here, or None when there is no such page.
+"""
+
+from __future__ import annotations
+
+import functools
+from http import HTTPStatus
+from importlib import resources
+
+from websockets.datastructures import Headers
+from websockets.http11 import Response
+
+__all__ = ["page"]
+
+_TYPES = {
+    "html": "text/html; charset=utf-8",
+    "js": "text/javascript; charset=utf-8",
+    "css": "text/css; charset=utf-8",
+    "svg": "image/svg+xml",
+}
+# The page may talk to this server only: scripts, styles and the websocket are its own.
+_POLICY = (
+    "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+    "style-src 'self'; script-src 'self'; frame-ancestors 'none'"
+)
+_FILES = {"/": "index.html", "/app.js": "app.js", "/app.css": "app.css"}
+
+
+@functools.cache
+def _body(name: str) -> bytes:
+    return resources.files(__package__).joinpath(name).read_bytes()
+
+
+def page(path: str) -> Response | None:
+    """The response for ``GET path`` if it is one of the client's files."""
+    name = _FILES.get(path)
+    if name is None:
+        return None
+    body = _body(name)
+    headers = Headers(
+        [
+            ("Content-Type", _TYPES[name.rsplit(".", 1)[1]]),
+            ("Content-Length", str(len(body))),
+            ("Cache-Control", "no-cache"),
+            ("Content-Security-Policy", _POLICY),
+            ("X-Content-Type-Options", "nosniff"),
+        ]
+    )
+    return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, body)
