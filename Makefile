@@ -1,12 +1,14 @@
 # Two commands, on a fresh machine with Python 3.11 and make:
 #   make run    set everything up, then run the server with a demo table (SQLite default)
 #   make test   set everything up, then lint, type-check and run the whole test suite
-PYTHON ?= python3
-VENV   := .venv
-BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-dev
+#               (installing Debian's chromium for the browser tests if it is missing)
+PYTHON   ?= python3
+VENV     := .venv
+BIN      := $(VENV)/bin
+STAMP    := $(VENV)/.installed-dev
+CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup run test lint bench lock clean
+.PHONY: setup run test lint browser bench lock clean
 
 $(STAMP): requirements/dev.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit("pokerroom needs Python >= 3.11, found " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
@@ -27,7 +29,25 @@ lint: setup
 	$(BIN)/mypy server bench tests
 	$(BIN)/python -m engine.tablegen --check
 
-test: lint
+# The browser tests (tests/web) drive Debian's chromium through Playwright; Playwright's
+# own browser downloads are never used. DejaVu fonts come with chromium's dependencies;
+# fonts-liberation (a recommends, which --no-install-recommends leaves out) gives the
+# page's sans-serif the metrics of Arial/Helvetica. Needs root or sudo.
+$(CHROMIUM):
+	@echo "make: $@ is missing: installing Debian's chromium for the browser tests"
+	@command -v apt-get >/dev/null || { echo "make: $@ is missing and there is no apt-get:" \
+		"install Chromium at $@ for the browser tests (tests/web)" >&2; exit 1; }
+	@if [ "$$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; \
+	else echo "make: $@ is missing and installing it needs root or sudo:" \
+		"run 'apt-get install chromium' as root" >&2; exit 1; fi; \
+	set -x; $$sudo apt-get update -q && $$sudo env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-install-recommends chromium fonts-liberation \
+	|| { set +x; echo "make: could not install chromium with apt-get (see above)" >&2; exit 1; }
+	@test -x $@ || { echo "make: apt-get installed chromium but there is no $@" >&2; exit 1; }
+
+browser: $(CHROMIUM)
+
+test: browser lint
 	$(BIN)/pytest
 
 $(VENV)/.installed-bench: $(STAMP) requirements/bench.txt
@@ -47,4 +67,4 @@ lock:
 	uv pip compile pyproject.toml --python-version 3.11 --extra dev --extra bench -o requirements/bench.txt
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis artifacts
