@@ -28,7 +28,7 @@ import datetime as dt
 import json
 import tomllib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -55,6 +55,7 @@ __all__ = [
     "from_hand",
     "load",
     "load_all",
+    "redact",
     "replay",
 ]
 
@@ -341,10 +342,12 @@ def _parse_dealt(text: str, line: int) -> list[Card | None]:
     return cards
 
 
-def _to_action(actor: str, rest: str, line: int, n: int, scale: int) -> Action | None:
+def _to_action(
+    actor: str, rest: str, line: int, seats: tuple[int, ...], scale: int
+) -> Action | None:
     """Our action for a PHH player action, or None for show/muck (our showdown is
     automatic; what was shown is checked against the hand instead)."""
-    seat = _player_index(actor, n, line)
+    seat = seats[_player_index(actor, len(seats), line)]
     words = rest.split()
     match words:
         case ["f"]:
@@ -389,13 +392,32 @@ def _from_chips(chips: int, scale: int) -> Number:
     return chips if scale == 1 else Decimal(chips) / scale
 
 
-def replay(history: HandHistory) -> Replay:
+def replay(
+    history: HandHistory,
+    *,
+    seats: Sequence[int] | None = None,
+    button: int | None = None,
+    small_blind: int | None = None,
+) -> Replay:
     """Play the hand through :class:`engine.hand.Hand`, checking each dealt board card.
+
+    Players sit in seats 0 to n-1 in PHH order, the last one on the button, and the small
+    blind is the smallest blind posted. A table's hand replays exactly as the table played
+    it, events and all, given what PHH does not record: its ``seats`` (in PHH order, like
+    ``HandSetup.seats``), its ``button`` seat (which may be dead) and its ``small_blind``
+    (which nobody may have posted).
 
     Raises :class:`HistoryError` when the history breaks our rules or does not finish.
     """
     try:
         game = _prepare(history)
+        setup = game.setup
+        game.setup = replace(
+            setup,
+            seats=setup.seats if seats is None else tuple(seats),
+            button=button,  # None: the last seat, as HandSetup has it
+            small_blind=setup.small_blind if small_blind is None else small_blind,
+        )
     except HistoryError:
         raise
     except EngineError as exc:  # e.g. a negative stack: the hand cannot be set up
@@ -404,7 +426,6 @@ def replay(history: HandHistory) -> Replay:
         raise HistoryError(f"malformed hand: {exc}") from None
     hand = Hand(game.setup, game.deck)
     events = hand.start()
-    n = len(game.setup.seats)
     board_seen = 0
     repairs: list[str] = []
     for line, actor, rest in game.actions:
@@ -419,7 +440,7 @@ def replay(history: HandHistory) -> Replay:
                 if len(hand.board) < board_seen:
                     raise HistoryError(f"action {line}: board dealt while betting is open")
             continue
-        action = _to_action(actor, rest, line, n, game.scale)
+        action = _to_action(actor, rest, line, hand.seats, game.scale)
         if action is None:
             continue
         if hand.is_over:
@@ -444,7 +465,7 @@ def _repair(hand: Hand, seat: int, repairs: list[str]) -> list[Event]:
         menu = hand.legal_actions(hand.position[actor])
         assert menu is not None
         filler: Action = CheckOrCall(actor) if menu.can_check else Fold(actor)
-        repairs.append(f"p{actor + 1} {'cc' if menu.can_check else 'f'}")
+        repairs.append(f"p{hand.position[actor] + 1} {'cc' if menu.can_check else 'f'}")
         events += hand.apply(filler)
     return events
 
@@ -569,3 +590,30 @@ def _opener(blinds: Sequence[int]) -> int:
 
 def _cards(cards: Iterable[Card]) -> str:
     return "".join(str(c) for c in cards)
+
+
+# -- what one player saw ---------------------------------------------------------------
+
+
+def redact(history: HandHistory, player: int | None) -> HandHistory:
+    """The history as one player saw the hand: ``player`` is a position (0 for ``p1``),
+    ``None`` a spectator. Everyone else's hole cards are unknown (``????``), except
+    where they were shown (``sm`` with cards, which stays); a dealing line loses its
+    comment, which may name the cards. Fields other than ``actions`` are kept as they are.
+
+    >>> hh = load('''
+    ... variant = "NT"
+    ... blinds_or_straddles = [5, 10]
+    ... starting_stacks = [100, 100]
+    ... actions = ["d dh p1 AcAd", "d dh p2 KcKd # kings", "p2 f"]
+    ... ''')
+    >>> redact(hh, 1).actions
+    ['d dh p1 ????', 'd dh p2 KcKd # kings', 'p2 f']
+    """
+    own = None if player is None else f"p{player + 1}"
+    actions = []
+    for action in history.actions:
+        words = _split_action(action)
+        hidden = len(words) == 4 and words[:2] == ["d", "dh"] and words[2] != own
+        actions.append(f"d dh {words[2]} {'??' * (len(words[3]) // 2)}" if hidden else action)
+    return replace(history, actions=actions, fields=dict(history.fields))

@@ -11,10 +11,10 @@ import pytest
 from engine import history
 from engine.actions import BetOrRaiseTo, CheckOrCall
 from engine.deck import Deck
-from engine.errors import HistoryError
+from engine.errors import EngineError, HistoryError
 from engine.events import Event, ForcedBetPosted, HandEnded, HandStarted, PlayerStood, PotAwarded
 from engine.hand import Hand
-from engine.rules import TableConfig
+from engine.rules import ButtonRule, TableConfig
 from engine.table import Table
 from tests.conftest import SHARED_DATA
 from tests.helpers import play_out
@@ -117,6 +117,67 @@ def test_our_hands_written_as_phh_replay_to_the_same_events_and_stacks() -> None
         ours = [e for e in hand.log if not isinstance(e, PlayerStood)]
         assert replayed.events == [renumbered(e, hand.position) for e in ours]
         assert replayed.hand.stacks == hand.stacks
+
+
+def test_a_tables_hands_replay_at_its_seats_to_the_events_the_table_sent() -> None:
+    # Players come and go under the dead-button rule: dead buttons, hands without a small
+    # blind and newcomers posting. The seats, the button and the small blind come from the
+    # table (PHH records none of them); the rest from the history.
+    rng = random.Random(5)
+    config = TableConfig(
+        small_blind=5, big_blind=10, seats=6, min_buy_in=1, button_rule=ButtonRule.DEAD
+    )
+    table = Table(config)
+    dead_buttons = no_small_blind = 0
+    for _ in range(300):
+        for chair in range(6):
+            if chair in table.occupied() and rng.random() < 0.15:
+                table.stand_up(chair)
+            elif chair not in table.occupied() and rng.random() < 0.3:
+                stack = rng.choice([3, 40, 250, 1000])
+                table.sit_down(chair, stack, wait_for_big_blind=rng.random() < 0.5)
+        try:
+            table.start_hand(Deck.shuffled(rng))
+        except EngineError:  # not two players ready
+            continue
+        play_out(table, rng, raise_share=0.35, fold_share=0.15)
+        hand = table.hand
+        assert hand is not None
+        setup = hand.setup
+        replayed = history.replay(
+            history.load(history.dump(history.from_hand(hand))),
+            seats=setup.seats,
+            button=setup.button,
+            small_blind=setup.small_blind,
+        )
+        assert replayed.events == [e for e in hand.log if not isinstance(e, PlayerStood)]
+        dead_buttons += setup.button not in setup.seats
+        no_small_blind += not any(
+            isinstance(e, ForcedBetPosted) and e.kind == "small_blind" for e in hand.log
+        )
+    assert dead_buttons and no_small_blind
+
+
+def test_a_replay_at_seats_that_do_not_fit_the_hand_is_a_history_error() -> None:
+    hh = history.load(BASE + f"actions = {json.dumps([*DEALT, 'p3 f', 'p1 cc', 'p2 cc'])}\n")
+    with pytest.raises(HistoryError, match="cannot set up the hand"):
+        history.replay(hh, seats=[4, 2])
+
+
+def test_a_redacted_history_hides_the_hole_cards_that_were_not_shown() -> None:
+    hh = history.load(
+        BASE + 'actions = ["d dh p1 AcAd", "d dh p2 KcKd", "d dh p3 2c7d # seven-deuce", '
+        '"p3 f", "p1 cc", "p2 cc", "d db AhKh2s", "p1 cc", "p2 cc", "d db 3c", "p1 cc", '
+        '"p2 cc", "d db 9d", "p1 cc", "p2 cc", "p1 sm AcAd", "p2 sm"]\n_seed = "x"\n'
+    )
+    seen = history.redact(hh, 2)
+    assert seen.actions[:3] == ["d dh p1 ????", "d dh p2 ????", "d dh p3 2c7d # seven-deuce"]
+    assert seen.actions[3:] == hh.actions[3:]  # shown cards stay; the muck shows nothing
+    assert seen.fields == hh.fields and seen.fields is not hh.fields
+    spectator = history.dump(history.redact(hh, None))
+    assert "KcKd" not in spectator and "2c7d" not in spectator and "seven" not in spectator
+    assert "p1 sm AcAd" in spectator
+    assert history.load(spectator).actions[0] == "d dh p1 ????"
 
 
 def test_phhs_round_trip_keeps_every_hand() -> None:
