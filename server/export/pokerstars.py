@@ -8,7 +8,8 @@ actions street by street, ``*** SHOW DOWN ***`` and ``*** SUMMARY ***``. A few c
 - Every known hole card is dealt face up ("Dealt to <name> [Ah Kd]" for each player, in
   dealing order); PokerStars shows only the hero's, but a stored hand knows them all and
   full-information exports are what trackers and pokerkit's parser take. Hole cards a
-  history records as unknown (``????``) get no "Dealt to" line.
+  history records as unknown (``????``) get no "Dealt to" line. ``render(info, hero=p)``
+  writes one player's own history instead, as PokerStars does.
 - "raises X to Y": ``Y`` is the player's total this street and ``X`` what it adds to the
   bet faced (the full big blind preflop, even when the big blind is all in for less).
 - Hands tabled when players are all in are shown after the run-out, in the
@@ -54,8 +55,14 @@ _STREET_NAMES = {Street.FLOP: "Flop", Street.TURN: "Turn", Street.RIVER: "River"
 _CENT = Decimal("0.01")
 
 
-def render(info: HandInfo) -> str:
+def render(info: HandInfo, *, hero: int | None = None) -> str:
     """One hand as PokerStars hand-history text, ending in a newline.
+
+    With ``hero`` (a position in PHH order: 0 is ``p1``) the text is that player's own
+    history, as the PokerStars client writes it: "Dealt to" the hero alone, and the others'
+    hole cards only where shown at showdown. The hand is still replayed from the full
+    history, so the result is exact where a history with those cards unknown (``????``)
+    could not be: the replay gives unknown cards stand-ins, which would play at showdown.
 
     Raises :class:`engine.errors.HistoryError` if the history does not replay, and
     :class:`ValueError` if ``players`` and ``seats`` do not name every player in it.
@@ -66,9 +73,16 @@ def render(info: HandInfo) -> str:
         raise ValueError(
             f"the hand has {n} players; got {len(info.players)} names and {len(info.seats)} seats"
         )
+    if hero is not None and not 0 <= hero < n:
+        raise ValueError(f"hero {hero!r} is not a position of the hand's {n} players")
     holes = [tuple(h) if result.known[p] else None for p, h in enumerate(result.hand.holes)]
+    face_up = list(result.face_up)
+    if hero is not None:
+        shown = {e.seat for e in result.events if isinstance(e, CardsShown)}
+        holes = [h if p == hero or p in shown else None for p, h in enumerate(holes)]
+        face_up = [p == hero for p in range(n)]
     return _Renderer(
-        info, result.events, result.hand.setup.blinds, result.scale, list(result.face_up), holes
+        info, result.events, result.hand.setup.blinds, result.scale, face_up, holes
     ).run()
 
 

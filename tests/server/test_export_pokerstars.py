@@ -558,6 +558,45 @@ def test_a_player_back_from_sitting_out_posts_small_and_big_blinds() -> None:
     assert "Total pot 350 | Rake 0" in text
 
 
+HEROES = HandHistory(
+    variant="NT",
+    antes=[0, 0, 0],
+    blinds_or_straddles=[50, 100, 0],
+    min_bet=100,
+    starting_stacks=[5000, 5000, 5000],
+    actions=["d dh p1 AhJd", "d dh p2 Qh4c", "d dh p3 7c6c", "p3 f", "p1 cc", "p2 cc",
+             "d db Kc9d5s", "p1 cc", "p2 cc", "d db 8h", "p1 cc", "p2 cc", "d db 3c", "p1 cc",
+             "p2 cc", "p1 sm AhJd", "p2 sm"],
+)  # fmt: skip
+
+
+def test_a_heros_history_deals_only_to_the_hero_and_shows_only_what_was_shown() -> None:
+    """As the PokerStars client writes a player's own history: Ann shows her ace high
+    and wins, bob 2 mucks unseen, C.D-3 folded. (From the history with those cards as
+    ``????`` the replay would give bob 2 stand-in deuces, which would win the pot.)"""
+    info = HandInfo(8, "Heroes", NOON, ("Ann", "bob 2", "C.D-3"), (1, 2, 3), HEROES)
+    full = render(info).splitlines()
+    ann = render(info, hero=0).splitlines()
+    expected = [line for line in full if not line.startswith(("Dealt to bob", "Dealt to C.D"))]
+    expected[expected.index("Seat 2: bob 2 (big blind) mucked [Qh 4c]")] = (
+        "Seat 2: bob 2 (big blind) mucked"
+    )
+    assert ann == expected
+    assert "Dealt to Ann [Ah Jd]" in ann and "Ann collected 200 from pot" in ann
+    assert not {"Qh", "4c", "7c", "6c"} & set(re.findall(r"[2-9TJQKA][cdhs]", "\n".join(ann)))
+    bob = render(info, hero=1).splitlines()
+    assert [line for line in bob if line.startswith("Dealt to")] == ["Dealt to bob 2 [Qh 4c]"]
+    assert "Seat 2: bob 2 (big blind) mucked [Qh 4c]" in bob
+    assert "Ann: shows [Ah Jd] (high card Ace)" in bob
+    assert not {"7c", "6c"} & set(re.findall(r"[2-9TJQKA][cdhs]", "\n".join(bob)))
+
+
+def test_a_hero_must_be_one_of_the_players() -> None:
+    info = HandInfo(8, "Heroes", NOON, ("Ann", "bob 2", "C.D-3"), (1, 2, 3), HEROES)
+    with pytest.raises(ValueError, match="hero 3 is not a position"):
+        render(info, hero=3)
+
+
 def test_players_and_seats_must_name_everyone_in_the_hand() -> None:
     hh = history.load((PHH / "pluribus" / "30" / "0.phh").read_text(encoding="utf-8"))
     with pytest.raises(ValueError, match="6 players"):
