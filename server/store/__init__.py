@@ -3,7 +3,14 @@ production) and its Alembic migrations. See docs/operations.md."""
 
 from server.store.migrate import MigrationError
 from server.store.records import HandRows, hand_rows
-from server.store.store import HandSummary, HandWriter, ImportReport, Store, StoreError
+from server.store.store import (
+    HandSummary,
+    HandWriter,
+    ImportReport,
+    Store,
+    StoredHand,
+    StoreError,
+)
 
 __all__ = [
     "HandRows",
@@ -13,5 +20,6 @@ __all__ = [
     "MigrationError",
     "Store",
     "StoreError",
+    "StoredHand",
     "hand_rows",
 ]

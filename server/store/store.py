@@ -19,11 +19,11 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import asyncpg
 import orjson
-from sqlalchemy import Connection, Table, event, func, insert, select
+from sqlalchemy import Connection, Select, Table, event, func, insert, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
@@ -35,7 +35,7 @@ from server.store import migrate
 from server.store.models import Action, Hand, HandPlayer, LedgerEntry, Player, TableRecord
 from server.store.records import HandRows, hand_rows
 
-__all__ = ["HandSummary", "HandWriter", "ImportReport", "Store", "StoreError"]
+__all__ = ["HandSummary", "HandWriter", "ImportReport", "Store", "StoreError", "StoredHand"]
 
 UTC = dt.UTC
 log = logging.getLogger("pokerroom")
@@ -45,6 +45,7 @@ HANDS = cast(Table, Hand.__table__)
 HAND_PLAYERS = cast(Table, HandPlayer.__table__)
 ACTIONS = cast(Table, Action.__table__)
 LEDGER = cast(Table, LedgerEntry.__table__)
+_Select = TypeVar("_Select", bound=Select[*tuple[Any, ...]])
 
 # Errors a write can meet: the database refusing these rows (retrying is no use), and the
 # database being unreachable, locked or restarting (retrying is).
@@ -74,6 +75,21 @@ class HandSummary:
     currency: str | None
     players: tuple[tuple[str, int], ...]
     """(name, net) for each player, in position order."""
+    seats: tuple[int, ...]
+    """Each player's seat at the table (from 0), in position order."""
+
+
+@dataclass(frozen=True)
+class StoredHand:
+    """A stored hand: its history and context for the exporters, and what its row in
+    ``hands`` keeps beside them (what PHH does not record: the button may be dead)."""
+
+    info: HandInfo
+    hand_number: int
+    button_seat: int
+    small_blind: int
+    big_blind: int
+    ante: int
 
 
 @dataclass
@@ -605,9 +621,13 @@ class Store:
         player: str | None = None,
         table: str | None = None,
         since: dt.datetime | None = None,
+        before: int | None = None,
+        imported: bool | None = None,
         limit: int = 20,
     ) -> list[HandSummary]:
-        """The latest hands, newest first, optionally for one player, table or period."""
+        """The latest hands, newest first: optionally only one player's, one table's, those
+        started ``since``, those with an id below ``before`` (the next page), and only
+        hands imported (``imported=True``) or only hands played here (``False``)."""
         statement = (
             select(Hand.id, TableRecord.name, Hand.hand_number, Hand.started_at, Hand.pot,
                    Hand.board, Hand.scale, Hand.currency)
@@ -615,28 +635,26 @@ class Store:
             .order_by(Hand.id.desc())
             .limit(limit)
         )  # fmt: skip
-        if table is not None:
-            statement = statement.where(TableRecord.name == table)
-        if player is not None:
-            mine = select(HandPlayer.hand_id).join(Player).where(Player.name == player)
-            statement = statement.where(Hand.id.in_(mine))
-        if since is not None:
-            statement = statement.where(Hand.started_at >= since)
+        statement = _narrowed(
+            statement, player=player, table=table, since=since, before=before, imported=imported
+        )
         async with self.engine.connect() as conn:
             hands = (await conn.execute(statement)).all()
             ids = [h.id for h in hands]
             rows = await conn.execute(
-                select(HandPlayer.hand_id, Player.name, HandPlayer.net)
+                select(HandPlayer.hand_id, Player.name, HandPlayer.net, HandPlayer.seat)
                 .join(Player)
                 .where(HandPlayer.hand_id.in_(ids))
                 .order_by(HandPlayer.hand_id, HandPlayer.position)
             )
-            players: dict[int, list[tuple[str, int]]] = {}
-            for hand_id, name, net in rows:
-                players.setdefault(hand_id, []).append((name, net))
+            players: dict[int, list[tuple[str, int, int]]] = {}
+            for hand_id, name, net, seat in rows:
+                players.setdefault(hand_id, []).append((name, net, seat))
         return [
             HandSummary(h.id, h.name, h.hand_number, _aware(h.started_at), h.pot, h.board,
-                        h.scale, h.currency, tuple(players.get(h.id, ())))
+                        h.scale, h.currency,
+                        tuple((name, net) for name, net, _ in players.get(h.id, ())),
+                        tuple(seat for _, _, seat in players.get(h.id, ())))
             for h in hands
         ]  # fmt: skip
 
@@ -651,15 +669,28 @@ class Store:
 
     async def hand_info(self, hand_id: int) -> HandInfo:
         """A stored hand with what the exporters need; :class:`StoreError` if unknown."""
+        return (await self.stored_hand(hand_id)).info
+
+    async def stored_hand(
+        self,
+        hand_id: int,
+        *,
+        player: str | None = None,
+        since: dt.datetime | None = None,
+        imported: bool | None = None,
+    ) -> StoredHand:
+        """A stored hand; :class:`StoreError` if unknown, or if it is not one that
+        :meth:`list_hands` would list with the same ``player``, ``since`` and ``imported``."""
+        statement = (
+            select(Hand.id, Hand.history, Hand.started_at, Hand.currency, Hand.hand_number,
+                   Hand.button_seat, Hand.small_blind, Hand.big_blind, Hand.ante,
+                   TableRecord.name, TableRecord.config)
+            .join(TableRecord, Hand.table_id == TableRecord.id)
+            .where(Hand.id == hand_id)
+        )  # fmt: skip
+        statement = _narrowed(statement, player=player, since=since, imported=imported)
         async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    select(Hand.id, Hand.history, Hand.started_at, Hand.currency,
-                           TableRecord.name, TableRecord.config)
-                    .join(TableRecord, Hand.table_id == TableRecord.id)
-                    .where(Hand.id == hand_id)
-                )
-            ).first()  # fmt: skip
+            row = (await conn.execute(statement)).first()
             if row is None:
                 raise StoreError(f"no hand with id {hand_id}")
             players = (
@@ -674,7 +705,7 @@ class Store:
             hh = history.load(row.history)
         except EngineError as exc:  # stored by us, so this is a bug or a broken database
             raise StoreError(f"hand {hand_id} has an unreadable history: {exc}") from exc
-        return HandInfo(
+        info = HandInfo(
             hand_id=row.id,
             table_name=row.name,
             started_at=_aware(row.started_at),
@@ -684,6 +715,34 @@ class Store:
             currency=row.currency,
             max_seats=int(row.config.get("seats", 6)),
         )
+        return StoredHand(
+            info, row.hand_number, row.button_seat, row.small_blind, row.big_blind, row.ante
+        )
+
+
+def _narrowed(
+    statement: _Select,
+    *,
+    player: str | None = None,
+    table: str | None = None,
+    since: dt.datetime | None = None,
+    before: int | None = None,
+    imported: bool | None = None,
+) -> _Select:
+    """A select from ``hands`` joined with ``tables``, narrowed to the hands asked for:
+    the one place :meth:`Store.list_hands` and :meth:`Store.stored_hand` filter."""
+    if player is not None:
+        mine = select(HandPlayer.hand_id).join(Player).where(Player.name == player)
+        statement = statement.where(Hand.id.in_(mine))
+    if table is not None:
+        statement = statement.where(TableRecord.name == table)
+    if since is not None:
+        statement = statement.where(Hand.started_at >= since)
+    if before is not None:
+        statement = statement.where(Hand.id < before)
+    if imported is not None:
+        statement = statement.where(TableRecord.imported == imported)
+    return statement
 
 
 def _insert_hands(conn: Connection, batch: Sequence[HandRows]) -> list[int]:

@@ -203,6 +203,54 @@ async def test_hands_imported_under_a_live_tables_name_leave_its_numbers_alone(
         assert await store.ensure_table("demo", {}, imported=True) != live
 
 
+async def test_a_players_hands_page_by_id_and_leave_out_imported_and_older_hands(
+    db_url: str,
+) -> None:
+    live_hands = list(play_hands(6, seed=4))
+    exported = history.load((PLURIBUS / "30" / "3.phh").read_text())
+    exported.fields["players"] = NAMES[:6]  # the same names, in a hand imported
+    async with Store.open(db_url, upgrade=True) as store:
+        ids = await store.ensure_players(NAMES)
+        table = await store.ensure_table("demo", {})
+        written = []
+        for minute, hand in enumerate(live_hands):
+            rows = rows_of(hand, table, ids)
+            rows.hand["started_at"] = NOW + dt.timedelta(minutes=minute)
+            written.append(await store.write_hand(rows))
+        assert (await store.import_histories([("export", "demo", exported)])).imported == 1
+        (imported,) = await store.list_hands(imported=True)
+        assert "player0" in dict(imported.players)
+
+        played = [(i, h) for i, h in zip(written, live_hands, strict=True) if 0 in h.seats]
+        assert 2 < len(played) < len(written)  # seat 0 sat one out: not their hand
+        mine = await store.list_hands(player="player0", imported=False, limit=100)
+        assert [h.id for h in mine] == [i for i, _ in played[::-1]]
+        for summary, (_, hand) in zip(mine, played[::-1], strict=True):
+            assert summary.seats == hand.seats
+            assert summary.players == tuple(
+                (NAMES[s], hand.stacks[p] - hand.setup.stacks[p]) for p, s in enumerate(hand.seats)
+            )
+        page = await store.list_hands(player="player0", imported=False, before=written[3], limit=2)
+        assert [h.id for h in page] == [written[2], written[1]]
+        later = NOW + dt.timedelta(minutes=4)  # hands 5 and 6
+        recent = await store.list_hands(player="player0", since=later, imported=False)
+        assert [h.id for h in recent] == [i for i, _ in played[::-1] if i >= written[4]]
+        assert recent and len(recent) < len(mine)
+
+        stored = await store.stored_hand(written[2], player="player0", imported=False)
+        setup = live_hands[2].setup
+        assert (stored.hand_number, stored.button_seat) == (setup.hand_number, setup.button)
+        assert (stored.small_blind, stored.big_blind, stored.ante) == (50, 100, 0)
+        assert stored.info == await store.hand_info(written[2])
+        for hand_id, narrowed in (
+            (imported.id, {"player": "player0", "imported": False}),
+            (written[2], {"player": "player0", "since": later}),
+            (written[2], {"player": "nobody"}),
+        ):
+            with pytest.raises(StoreError, match=f"no hand with id {hand_id}"):
+                await store.stored_hand(hand_id, **narrowed)  # type: ignore[arg-type]
+
+
 async def test_an_import_never_half_imports_a_hand(db_url: str, tmp_path: Path) -> None:
     good = [history.load(f.read_text()) for f in sorted((PLURIBUS / "31").glob("*.phh"))[:3]]
     bad = history.load((PLURIBUS / "31" / "5.phh").read_text())
