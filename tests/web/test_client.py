@@ -1,0 +1,214 @@
+"""The browser client in Debian's headless Chromium, against a real server: the lobby, a
+seat at a table of house bots played by clicking, hole-card privacy, reconnection, the
+phone layout, sitting out, and the hand viewer."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, WebSocket, expect
+
+from server.app import ServerSettings
+from tests.web.conftest import LiveServer, PageLog, screenshot, serve_in_thread
+
+STATIONS = {0: "calling-station", 1: "calling-station", 2: "calling-station"}
+"""House bots that call everything: with a player who checks or calls, every hand goes
+to a showdown."""
+ME = 3  # the free seat at the 4-seat test table
+
+
+@pytest.fixture
+def stations(tmp_path: Path) -> Iterator[LiveServer]:
+    """Table "demo" with 4 seats: three calling stations that think 10 ms, seat 3 free."""
+    settings = ServerSettings(house_think_seconds=0.01)
+    with serve_in_thread(tmp_path / "web.db", bots=STATIONS, seats=4, settings=settings) as live:
+        yield live
+
+
+@dataclass
+class Frames:
+    """Every message the page's websockets received, decoded."""
+
+    messages: list[dict[str, Any]] = field(default_factory=list)
+
+    def watch(self, page: Page) -> Frames:
+        def on_socket(ws: WebSocket) -> None:
+            ws.on("framereceived", lambda frame: self.messages.append(json.loads(frame)))
+
+        page.on("websocket", on_socket)
+        return self
+
+    def events(self, kind: str) -> list[dict[str, Any]]:
+        return [
+            {**m["event"], "hand_number": m["hand_number"]}
+            for m in self.messages
+            if m.get("type") == "event" and m["event"]["type"] == kind
+        ]
+
+
+def sign_in(page: Page, live: LiveServer, name: str) -> None:
+    page.goto(live.url)
+    page.fill("input[name=name]", name)
+    page.click("[data-testid=play-as-guest]")
+    expect(page.get_by_test_id("me")).to_have_text(name)
+
+
+def sit(page: Page, table: str = "demo", buy_in: int | None = None) -> None:
+    row = page.locator(f"tr[data-table={table}]")
+    if buy_in is not None:
+        row.locator("input[name=buy_in]").fill(str(buy_in))
+    row.get_by_test_id("sit").click()
+    expect(page.get_by_test_id("room")).to_be_visible()
+
+
+def check_or_call(page: Page, on_turn: Callable[[], None] = lambda: None) -> str:
+    """When it is our turn, call ``on_turn``, then click check if it is free, else call;
+    returns which."""
+    turn = page.get_by_test_id("your-turn")
+    expect(turn).to_be_visible(timeout=10_000)
+    on_turn()
+    for action in ("check", "call"):
+        button = turn.get_by_test_id(action)
+        if button.count():
+            button.click()
+            return action
+    raise AssertionError("neither check nor call on offer")
+
+
+def visible_cards(page: Page) -> dict[int, list[str]]:
+    """Face-up cards in each seat, as the page shows them now."""
+    found: dict[int, list[str]] = {}
+    for box in page.locator("[data-testid^=cards-]").all():
+        seat = int((box.get_attribute("data-testid") or "").removeprefix("cards-"))
+        codes = [c.get_attribute("data-card") or "" for c in box.locator("[data-card]").all()]
+        found[seat] = [c for c in codes if c != "hidden"]
+    return found
+
+
+def play_hands(page: Page, live: LiveServer, hands: int, on_turn: Callable[[], None]) -> None:
+    """Check or call until the table has finished ``hands`` more hands, calling
+    ``on_turn`` before each decision."""
+    goal = live.call(lambda: live.runner.finished_through) + hands
+    while live.call(lambda: live.runner.finished_through) < goal:
+        check_or_call(page, on_turn)
+
+
+def test_the_lobby_lists_tables_and_creates_one(stations: LiveServer, page: Page) -> None:
+    sign_in(page, stations, "alice")
+    row = page.locator("tr[data-table=demo]")
+    expect(row).to_contain_text("Demo")
+    expect(row).to_contain_text("50/100")
+    expect(row).to_contain_text("3/4")  # three house bots at four seats
+    screenshot(page, "lobby")
+    page.get_by_text("Create a table").click()
+    page.fill("input[name=name]", "Friday game")
+    page.fill("input[name=big_blind]", "200")
+    page.fill("input[name=small_blind]", "100")
+    page.get_by_role("button", name="Create").click()
+    expect(page).to_have_url(re.compile(r"#/table/friday-game$"))
+    expect(page.get_by_test_id("room")).to_be_visible()
+    assert stations.call(lambda: "friday-game" in stations.server.tables)
+    PageLog.of(page).assert_clean(stations.url)
+
+
+def test_a_player_plays_hands_to_showdown_by_clicking_and_sees_only_their_own_cards(
+    stations: LiveServer, page: Page
+) -> None:
+    frames = Frames().watch(page)
+    sign_in(page, stations, "alice")
+    sit(page, buy_in=10_000)
+    seen: list[tuple[int, dict[int, list[str]]]] = []
+
+    def look() -> None:
+        hand = int(page.get_by_test_id("hand-number").inner_text().removeprefix("Hand #"))
+        seen.append((hand, visible_cards(page)))
+        if len(seen) == 3:
+            screenshot(page, "table-mid-hand")
+
+    play_hands(page, stations, 3, look)
+    expect(page.get_by_test_id("hand-name").first).to_be_visible()  # "with Two Pair, ..."
+    shown = {(e["hand_number"], e["seat"]): e["cards"] for e in frames.events("cards_shown")}
+    mine = {e["hand_number"]: e["cards"] for e in frames.events("hole_cards_dealt") if e["cards"]}
+    assert len({hand for hand, _ in shown}) >= 2  # several hands went to a showdown
+    for hand, cards in seen:
+        assert cards[ME] == mine[hand]  # our own cards, face up, at every decision
+        for seat, faces in cards.items():
+            # Anyone else's card on screen was shown at a showdown of that hand.
+            assert seat == ME or not faces or faces == shown.get((hand, seat)), (hand, seat)
+    # No message ever carried another player's hole cards but a showdown's.
+    dealt = [e for e in frames.events("hole_cards_dealt") if e["seat"] != ME]
+    assert dealt and all(e["cards"] is None for e in dealt)
+    PageLog.of(page).assert_clean(stations.url)
+
+
+def test_raising_with_the_slider_presets_acts_for_that_amount(
+    stations: LiveServer, page: Page
+) -> None:
+    frames = Frames().watch(page)
+    sign_in(page, stations, "alice")
+    sit(page, buy_in=10_000)
+    turn = page.get_by_test_id("your-turn")
+    expect(turn).to_be_visible(timeout=10_000)
+    amount = page.get_by_test_id("raise-amount")
+    low, high = int(amount.get_attribute("min") or 0), int(amount.get_attribute("max") or 0)
+    page.get_by_test_id("pot").click()
+    pot = int(amount.input_value())
+    assert low <= pot <= high
+    page.get_by_test_id("all-in").click()
+    assert int(amount.input_value()) == high
+    amount.fill(str(high + 1_000))  # typed beyond the limit: held to the maximum
+    amount.dispatch_event("change")
+    assert int(amount.input_value()) == high
+    amount.fill(str(pot))
+    amount.dispatch_event("change")
+    page.get_by_test_id("raise").click()
+    raise_line = re.compile(rf"alice (raises to|bets) {pot:,}")
+    expect(page.get_by_test_id("log")).to_contain_text(raise_line)
+    raised = [e for e in frames.events("action_taken") if e["seat"] == ME]
+    assert raised[-1]["kind"] in ("bet", "raise") and raised[-1]["street_total"] == pot
+
+
+def test_the_page_reconnects_after_the_server_drops_it_and_plays_on(
+    stations: LiveServer, page: Page
+) -> None:
+    sign_in(page, stations, "alice")
+    sit(page, buy_in=10_000)
+    check_or_call(page)
+    assert stations.drop_connections() == 1
+    expect(page.get_by_test_id("status")).to_have_text("reconnecting…", timeout=2_000)
+    expect(page.get_by_test_id("status")).to_have_text("alice (guest)", timeout=10_000)
+    # The seat is still ours, on the new connection: we are asked, and act, again.
+    play_hands(page, stations, 2, lambda: None)
+    seat = stations.call(lambda: stations.runner.seats[ME].player.name)
+    assert seat == "alice"
+    expect(page.get_by_test_id(f"seat-{ME}")).to_contain_text("alice")
+
+
+def test_the_table_fits_a_phone_and_a_player_sits_out_and_back_in(
+    stations: LiveServer, new_page: Callable[[], Page]
+) -> None:
+    page = new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in(page, stations, "alice")
+    sit(page, buy_in=10_000)
+    expect(page.get_by_test_id("your-turn")).to_be_visible(timeout=10_000)
+    # Nothing sticks out sideways, and the buttons are on screen.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for name in ("fold", "call", "check", "raise"):
+        button = page.get_by_test_id("your-turn").get_by_test_id(name)
+        if button.count():
+            box = button.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    screenshot(page, "table-phone")
+    page.get_by_test_id("sit-out").click()
+    stations.wait_until(lambda: stations.runner.table.is_sitting_out(ME), timeout=10)
+    expect(page.get_by_test_id(f"seat-{ME}")).to_contain_text("sitting out", timeout=10_000)
+    page.get_by_test_id("sit-in").click()
+    stations.wait_until(lambda: not stations.runner.table.is_sitting_out(ME), timeout=10)
+    expect(page.get_by_test_id(f"seat-{ME}")).not_to_contain_text("sitting out")
