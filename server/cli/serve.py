@@ -45,7 +45,8 @@ async def serve(args: argparse.Namespace) -> None:
                 }
                 await app.add_house_bots(runner, bots, stack=10_000)
             port = next(iter(server.sockets)).getsockname()[1]
-            print(f"pokerroom is serving on ws://{args.host}:{port}/ws", flush=True)
+            print(f"pokerroom is serving: open http://{args.host}:{port}/ in a browser", flush=True)
+            print(f"bots and other clients: ws://{args.host}:{port}/ws", flush=True)
             print(f"health check: http://{args.host}:{port}/healthz", flush=True)
             if args.demo:
                 print("demo table 'demo': five house bots and one free seat", flush=True)
