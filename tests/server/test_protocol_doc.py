@@ -782,7 +782,7 @@ async def test_the_hundredth_error_closes_the_connection_with_1008(tmp_path: Pat
         await one_more_error_closes(ws)
 
 
-async def test_only_ws_and_healthz_answer(tmp_path: Path) -> None:
+async def test_only_ws_healthz_and_the_browser_client_answer(tmp_path: Path) -> None:
     async with example_server(tmp_path) as address:
 
         def get(path: str) -> tuple[int, bytes]:
@@ -794,7 +794,9 @@ async def test_only_ws_and_healthz_answer(tmp_path: Path) -> None:
                     return error.code, error.read()
 
         assert await asyncio.to_thread(get, "/healthz") == (200, b"ok\n")
-        assert (await asyncio.to_thread(get, "/"))[0] == 404
+        assert (await asyncio.to_thread(get, "/"))[0] == 200  # tests/server/test_web.py
+        assert (await asyncio.to_thread(get, "/ws/x"))[0] == 404
+        assert (await asyncio.to_thread(get, "/index.html"))[0] == 404
 
 
 async def test_errors_are_counted_a_minute_at_a_time(
