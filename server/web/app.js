@@ -61,7 +61,8 @@ class TableModel {
     this.request = null;   // our action_request while it is our turn
     this.turnStarted = 0;  // when the current decision began (ms, performance.now())
     this.results = [];     // pot_awarded events of this hand
-    this.lastResults = null; // {hand, results} of the hand before, shown until this one's
+    this.shown = [];       // cards_shown events of this hand
+    this.lastResults = null; // {hand, results, shown} of the hand before, until this one's
     this.log = [];         // readable lines, newest last
     this.lastActor = null; // who acted last this street (to know who acts next)
     this.acted = new Set();
@@ -101,7 +102,8 @@ class TableModel {
     const who = e.seat !== undefined ? this.name(e.seat) : "";
     switch (e.type) {
       case "hand_started":
-        if (this.results.length) this.lastResults = { hand: v.hand_number, results: this.results };
+        if (this.results.length) this.lastResults = { hand: v.hand_number, results: this.results, shown: this.shown };
+        this.shown = [];
         Object.assign(v, { hand_number: e.hand_number, hand_in_progress: true, street: "preflop",
           board: [], pots: [], button: e.button, to_act: null });
         for (const s of v.seats) {
@@ -155,6 +157,7 @@ class TableModel {
         break;
       case "cards_shown":
         if (seat) seat.cards = e.cards;
+        this.shown.push(e);
         this.line(`${who} shows ${e.cards.join(" ")}`);
         break;
       case "cards_mucked":
@@ -723,11 +726,15 @@ class App {
     return h("div", { class: "controls your-turn", "data-testid": "your-turn" }, h("p", {}, "Your turn"), h("div", { class: "buttons" }, buttons), raise, seatButtons);
   }
 
+  /** Who won which pot with what, and the hands shown: this hand's, else the last one's
+   * (the next hand is dealt at once; this is where people see what happened). */
   results(t) {
-    const [hand, results] = t.results.length ? [t.view.hand_number, t.results]
-      : t.lastResults ? [t.lastResults.hand, t.lastResults.results] : [0, []];
+    const [hand, results, shown] = t.results.length ? [t.view.hand_number, t.results, t.shown]
+      : t.lastResults ? [t.lastResults.hand, t.lastResults.results, t.lastResults.shown] : [0, [], []];
     if (!results.length) return null;
-    return h("div", { class: "results", "data-testid": "results" }, h("h3", {}, `Hand #${hand}`), results.map((e) =>
+    return h("div", { class: "results", "data-testid": "results" }, h("h3", {}, `Hand #${hand}`),
+      shown.map((e) => h("p", { class: "shown", "data-seat": e.seat }, `${t.name(e.seat)} shows `, e.cards.map((c) => card(c, "small")))),
+      results.map((e) =>
       h("p", {}, e.shares.map(([s, n]) => `${t.name(s)} wins ${chips(n)}`).join(", "), ` from ${POT_NAME(e.pot)}`,
         e.description ? h("span", { class: "hand-name", "data-testid": "hand-name" }, ` with ${e.description}`) : null)));
   }

@@ -212,3 +212,47 @@ def test_the_table_fits_a_phone_and_a_player_sits_out_and_back_in(
     page.get_by_test_id("sit-in").click()
     stations.wait_until(lambda: not stations.runner.table.is_sitting_out(ME), timeout=10)
     expect(page.get_by_test_id(f"seat-{ME}")).not_to_contain_text("sitting out")
+
+
+def test_a_spectator_sees_no_hole_card_before_it_is_shown(stations: LiveServer, page: Page) -> None:
+    frames = Frames().watch(page)
+    page.goto(stations.url)  # no name needed to watch
+    page.locator("tr[data-table=demo]").get_by_test_id("watch").click()
+    expect(page.get_by_test_id("room")).to_be_visible()
+    goal = stations.call(lambda: stations.runner.finished_through) + 3
+    seen: list[tuple[int, dict[int, list[str]]]] = []
+    while stations.call(lambda: stations.runner.finished_through) < goal:
+        hand = int(page.get_by_test_id("hand-number").inner_text().removeprefix("Hand #") or 0)
+        seen.append((hand, visible_cards(page)))
+        page.wait_for_timeout(20)
+    shown = {(e["hand_number"], e["seat"]): e["cards"] for e in frames.events("cards_shown")}
+    for hand, cards in seen:
+        for seat, faces in cards.items():
+            assert not faces or faces == shown.get((hand, seat)), (hand, seat)
+    # The last showdown's hands stay on show, face up, beside its result.
+    expect(page.get_by_test_id("results")).to_be_visible()
+    hand, lines = page.evaluate(  # in one go: the panel changes with every hand
+        """() => {
+          const panel = document.querySelector("[data-testid=results]");
+          return [Number(panel.querySelector("h3").textContent.replace("Hand #", "")),
+                  [...panel.querySelectorAll(".shown")].map((line) => [Number(line.dataset.seat),
+                    [...line.querySelectorAll("[data-card]")].map((c) => c.dataset.card)])];
+        }"""
+    )
+    assert lines  # at least the winner showed
+    for seat, cards in lines:
+        assert cards == shown[hand, seat]
+    PageLog.of(page).assert_clean(stations.url)
+
+
+def test_an_account_token_is_kept_in_the_browser(stations: LiveServer, page: Page) -> None:
+    page.goto(stations.url)
+    page.fill("input[name=name]", "carol")
+    page.get_by_role("button", name="Create account").click()
+    expect(page.get_by_test_id("me")).to_have_text("carol")
+    token = page.evaluate("localStorage.getItem('pokerroom.token')")
+    assert token and len(token) >= 16
+    page.evaluate("sessionStorage.clear()")  # a new visit: only the token remains
+    page.reload()
+    expect(page.get_by_test_id("identity")).to_contain_text("carol (account)")
+    assert stations.run(stations.server.store.player_by_token(token)) is not None
