@@ -10,6 +10,7 @@ from server.store.store import (
     Store,
     StoredHand,
     StoreError,
+    UnknownHandError,
 )
 
 __all__ = [
@@ -21,5 +22,6 @@ __all__ = [
     "Store",
     "StoreError",
     "StoredHand",
+    "UnknownHandError",
     "hand_rows",
 ]

@@ -35,7 +35,15 @@ from server.store import migrate
 from server.store.models import Action, Hand, HandPlayer, LedgerEntry, Player, TableRecord
 from server.store.records import HandRows, hand_rows
 
-__all__ = ["HandSummary", "HandWriter", "ImportReport", "Store", "StoreError", "StoredHand"]
+__all__ = [
+    "HandSummary",
+    "HandWriter",
+    "ImportReport",
+    "Store",
+    "StoreError",
+    "StoredHand",
+    "UnknownHandError",
+]
 
 UTC = dt.UTC
 log = logging.getLogger("pokerroom")
@@ -61,9 +69,14 @@ class StoreError(Exception):
     """A store operation that cannot be done: an unknown hand, a database not migrated."""
 
 
+class UnknownHandError(StoreError):
+    """No stored hand has this id (or none that fits what was asked for)."""
+
+
 @dataclass(frozen=True)
 class HandSummary:
-    """A line of ``pokerroom hands list``."""
+    """A stored hand in brief: a line of ``pokerroom hands list``, an item of the
+    protocol's ``hands``."""
 
     id: int
     table: str
@@ -90,6 +103,11 @@ class StoredHand:
     small_blind: int
     big_blind: int
     ante: int
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """Each player's seat at the table (from 0), in position order."""
+        return tuple(seat - 1 for seat in self.info.seats)  # HandInfo's count from 1
 
 
 @dataclass
@@ -679,7 +697,7 @@ class Store:
         since: dt.datetime | None = None,
         imported: bool | None = None,
     ) -> StoredHand:
-        """A stored hand; :class:`StoreError` if unknown, or if it is not one that
+        """A stored hand; :class:`UnknownHandError` if unknown, or if it is not one that
         :meth:`list_hands` would list with the same ``player``, ``since`` and ``imported``."""
         statement = (
             select(Hand.id, Hand.history, Hand.started_at, Hand.currency, Hand.hand_number,
@@ -692,7 +710,7 @@ class Store:
         async with self.engine.connect() as conn:
             row = (await conn.execute(statement)).first()
             if row is None:
-                raise StoreError(f"no hand with id {hand_id}")
+                raise UnknownHandError(f"no hand with id {hand_id}")
             players = (
                 await conn.execute(
                     select(Player.name, HandPlayer.seat)

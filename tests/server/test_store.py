@@ -17,7 +17,16 @@ from sqlalchemy import func, inspect, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from engine import Hand, history
-from server.store import HandRows, HandWriter, MigrationError, Store, StoreError, hand_rows, migrate
+from server.store import (
+    HandRows,
+    HandWriter,
+    MigrationError,
+    Store,
+    StoreError,
+    UnknownHandError,
+    hand_rows,
+    migrate,
+)
 from server.store import store as store_module
 from server.store.models import Action, Base, HandPlayer, LedgerEntry
 from server.store.models import Hand as HandRow
@@ -247,7 +256,7 @@ async def test_a_players_hands_page_by_id_and_leave_out_imported_and_older_hands
             (written[2], {"player": "player0", "since": later}),
             (written[2], {"player": "nobody"}),
         ):
-            with pytest.raises(StoreError, match=f"no hand with id {hand_id}"):
+            with pytest.raises(UnknownHandError, match=f"no hand with id {hand_id}"):
                 await store.stored_hand(hand_id, **narrowed)  # type: ignore[arg-type]
 
 
@@ -289,7 +298,7 @@ async def test_decimal_money_hands_store_in_cents(db_url: str) -> None:
 
 async def test_an_unknown_hand_id_is_a_clear_error(db_url: str) -> None:
     async with Store.open(db_url, upgrade=True) as store:
-        with pytest.raises(StoreError, match="no hand with id 4242"):
+        with pytest.raises(UnknownHandError, match="no hand with id 4242"):
             await store.hand_info(4242)
 
 
