@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import functools
 import logging
 import re
@@ -28,7 +29,8 @@ from websockets.protocol import State
 
 from engine import AnteKind, ButtonRule, EngineError, TableConfig
 from server import protocol, web
-from server.store import HandWriter, Store, StoreError
+from server.export.seat import seen_from
+from server.store import HandWriter, Store, StoreError, UnknownHandError
 from server.tables import Player, TableError, TableRunner, TableSettings, store_with
 
 log = logging.getLogger("pokerroom")
@@ -86,6 +88,7 @@ class Session:
         self.websocket = websocket
         self.player: Player | None = None
         self.token: str | None = None  # the session token its welcome gave
+        self.since: dt.datetime | None = None  # a guest's: when their name became theirs
         self.tables: set[str] = set()
         self.delays: dict[str, tuple[int, float]] = {}  # table -> (hands, seconds)
         self.delayed: dict[str, deque[tuple[float, int, str]]] = {}  # (due, hand, text)
@@ -201,7 +204,10 @@ class PokerServer:
         # Who is who. A guest's name is theirs alone from their first hello: another
         # connection proves it is them with the session token the welcome gave them.
         self.guests: dict[str, str] = {}  # guest (or house bot) name -> its session token
-        self.identities: dict[str, tuple[Player, bool]] = {}  # session token -> (player, guest)
+        # Session token -> (player, for a guest when the name became theirs; None for an
+        # account). A guest name is free again once its guest is gone, or after a restart:
+        # whoever takes it next must not see the hands of whoever had it before.
+        self.identities: dict[str, tuple[Player, dt.datetime | None]] = {}
         self.created: Counter[int] = Counter()  # player id -> tables they created
         self.creators: dict[str, int] = {}  # table a player created -> who
         self.idle_since: dict[str, float] = {}  # such a table, empty since (monotonic)
@@ -420,7 +426,35 @@ class PokerServer:
                 return await self._runner(m.table).request(
                     "resume", session, player=self._player(session), last_seq=m.last_seq
                 )
+            case protocol.Hands():
+                player = self._player(session)
+                hands = await self.store.list_hands(
+                    player=player.name, since=session.since, before=m.before, imported=False,
+                    limit=m.limit,
+                )  # fmt: skip
+                return protocol.hands_body(hands, player.name)
+            case protocol.Hand():
+                return await self._hand(session, m.hand_id)
         raise protocol.ProtocolError("unknown_type", "unknown message")
+
+    async def _hand(self, session: Session, hand_id: int) -> dict[str, Any]:
+        """One of the player's hands as their seat saw it. A hand they did not play, one
+        imported, and one that does not exist get the same answer: nobody learns anything
+        of other people's hands by asking."""
+        player = self._player(session)
+        try:
+            stored = await self.store.stored_hand(
+                hand_id, player=player.name, since=session.since, imported=False
+            )
+        except UnknownHandError:
+            raise TableError("no_hand", f"no hand {hand_id} that you played") from None
+        position = stored.info.players.index(player.name)
+        # About a millisecond of replaying and rendering: less than a hop to a thread.
+        seen = seen_from(
+            stored.info, position, seats=stored.seats, button=stored.button_seat,
+            small_blind=stored.small_blind,
+        )  # fmt: skip
+        return protocol.hand_body(stored, stored.seats[position], seen)
 
     def _forget(self, session: Session) -> None:
         """Drop a gone connection's identity unless its player still holds a seat (and so
@@ -448,14 +482,14 @@ class PokerServer:
         if m.session is not None:
             if m.session not in self.identities:
                 raise TableError("bad_session", "no such session: say hello with a name or token")
-            session.player, guest = self.identities[m.session]
+            session.player, since = self.identities[m.session]
             token = m.session
         else:
             if m.token is not None:
                 found = await self.store.player_by_token(m.token)
                 if found is None:
                     raise TableError("bad_token", "no account has this token")
-                session.player, guest = Player(*found), False
+                session.player, since = Player(*found), None
             else:
                 assert m.name is not None
                 if m.name in self.guests:
@@ -463,16 +497,21 @@ class PokerServer:
                         "name_taken",
                         f"the name {m.name!r} is in use: to come back, say hello with your session",
                     )
-                session.player, guest = Player(await self.store.guest(m.name), m.name), True
+                player_id = await self.store.guest(m.name)
+                session.player, since = Player(player_id, m.name), dt.datetime.now(dt.UTC)
             token = secrets.token_urlsafe(24)
-            self.identities[token] = (session.player, guest)
-            if guest:
+            self.identities[token] = (session.player, since)
+            if since is not None:
                 self.guests[session.player.name] = token
-        session.token = token
+        session.token, session.since = token, since
         return {
             "type": "welcome",
             "version": protocol.VERSION,
-            "player": {"id": session.player.id, "name": session.player.name, "guest": guest},
+            "player": {
+                "id": session.player.id,
+                "name": session.player.name,
+                "guest": since is not None,
+            },
             "session": token,
         }
 

@@ -9,20 +9,27 @@ its field name says what it is: ``increment``, ``street_total`` or ``hand_total`
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import enum
 import json
 import re
-from typing import Annotated, Any, Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine import ActionMenu, Card, Event, SeatView, TableView
 
+if TYPE_CHECKING:  # annotations only: the protocol needs no database
+    from server.export.seat import SeenHand
+    from server.store import HandSummary, StoredHand
+
 VERSION = 1
 NAME = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,32}$")]
 TABLE_ID = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
 CHIPS = Annotated[int, Field(ge=0, le=10**15)]
+HAND_ID = Annotated[int, Field(ge=1, le=2**63 - 1)]  # the database's 64-bit ids
 
 
 class ProtocolError(Exception):
@@ -142,13 +149,29 @@ class Resume(_Message):
     last_seq: Annotated[int, Field(ge=0)]
 
 
+class Hands(_Message):
+    """Your latest hands, newest first: ``limit`` of them, with ids below ``before`` (the
+    last id of the page before) to page back."""
+
+    type: Literal["hands"]
+    limit: Annotated[int, Field(ge=1, le=100)] = 20
+    before: HAND_ID | None = None
+
+
+class Hand(_Message):
+    """One of your hands, to replay or download: ``hand_id`` as ``hands`` lists it."""
+
+    type: Literal["hand"]
+    hand_id: HAND_ID
+
+
 class Ping(_Message):
     type: Literal["ping"]
 
 
 ClientMessage = Annotated[
     Hello | CreateAccount | ListTables | CreateTable | Sit | Spectate | Leave | SitOut | SitIn
-    | Act | Resume | Ping,
+    | Act | Resume | Hands | Hand | Ping,
     Field(discriminator="type"),
 ]  # fmt: skip
 _CLIENT = TypeAdapter(ClientMessage)
@@ -267,6 +290,57 @@ def view_body(view: TableView, names: dict[int, str]) -> dict[str, Any]:
         "seats": [_seat_body(s, names) for s in view.seats],
         "viewer": view.viewer,
         "menu": menu_body(view.legal) if view.legal is not None else None,
+    }
+
+
+def _players_body(names: Sequence[str], seats: Sequence[int]) -> list[dict[str, Any]]:
+    return [{"seat": seat, "name": name} for name, seat in zip(names, seats, strict=True)]
+
+
+def _utc(moment: dt.datetime) -> str:
+    return moment.astimezone(dt.UTC).isoformat()
+
+
+def hands_body(hands: Sequence[HandSummary], player: str) -> dict[str, Any]:
+    """The reply to ``hands``: each hand ``player`` played, with their seat and result
+    (chips won or lost) in it; players in order from the first left of the button."""
+    listed = []
+    for hand in hands:
+        names = [name for name, _ in hand.players]
+        position = names.index(player)
+        listed.append(
+            {
+                "id": hand.id,
+                "table": hand.table,
+                "hand_number": hand.hand_number,
+                "started_at": _utc(hand.started_at),
+                "pot": hand.pot,
+                "board": [hand.board[i : i + 2] for i in range(0, len(hand.board), 2)],
+                "seat": hand.seats[position],
+                "net": hand.players[position][1],
+                "players": _players_body(names, hand.seats),
+            }
+        )
+    return {"type": "hands", "hands": listed}
+
+
+def hand_body(stored: StoredHand, seat: int, seen: SeenHand) -> dict[str, Any]:
+    """The reply to ``hand``: the hand as the player at ``seat`` saw it (``seen``)."""
+    info = stored.info
+    return {
+        "type": "hand",
+        "hand_id": info.hand_id,
+        "table": info.table_name,
+        "hand_number": stored.hand_number,
+        "started_at": _utc(info.started_at),
+        "seat": seat,
+        "players": _players_body(info.players, stored.seats),
+        "small_blind": stored.small_blind,
+        "big_blind": stored.big_blind,
+        "ante": stored.ante,
+        "events": [event_body(event) for event in seen.events],
+        "phh": seen.phh,
+        "pokerstars": seen.pokerstars,
     }
 
 

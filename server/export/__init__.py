@@ -6,7 +6,10 @@ and replays the history through the engine to get the events it renders:
 
 - PHH: the history itself (:func:`engine.history.dump` / ``dump_all``);
 - PokerStars text: :mod:`server.export.pokerstars`;
-- OHH (Open Hand History JSON): :mod:`server.export.ohh`.
+- OHH (Open Hand History JSON): :mod:`server.export.ohh`;
+- the hand as one of its players saw it, for the protocol's ``hand`` message (events,
+  PHH and PokerStars text, each hiding what that player did not see):
+  :mod:`server.export.seat`.
 """
 
 from __future__ import annotations
