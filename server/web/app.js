@@ -141,7 +141,7 @@ class TableModel {
       case "board_dealt":
         v.board = e.board;
         v.street = e.street;
-        v.pots = potsOf(v.seats, true);
+        v.pots = potsOf(v.seats); // the street just played is in the pots now
         for (const s of v.seats) s.street_total = 0;
         this.acted = new Set();
         this.lastActor = this.order[this.order.length - 1]; // first to act: left of the button
@@ -166,7 +166,7 @@ class TableModel {
         break;
       case "pot_awarded": {
         this.results.push(e);
-        v.pots = potsOf(v.seats, false);
+        v.pots = potsOf(v.seats);
         const names = e.shares.map(([s, n]) => `${this.name(s)} ${chips(n)}`).join(", ");
         this.line(`${names} from ${POT_NAME(e.pot)}${e.description ? ` with ${e.description}` : ""}`);
         break;
@@ -227,12 +227,11 @@ class TableModel {
   }
 }
 
-/** The main pot and side pots, from what each player put in (``previous``: streets
- * already played only, as the protocol's view gives them). A pot is split at each all-in
- * player's total; folded players' chips are in the pots they reached. */
-function potsOf(seats, previous) {
+/** The main pot and side pots, from what each player has put in: a pot is split at each
+ * all-in player's total; folded players' chips are in the pots they reached. */
+function potsOf(seats) {
   const put = seats.filter((s) => s.in_hand).map((s) => ({
-    total: previous ? s.hand_total - s.street_total : s.hand_total, folded: s.folded, all_in: s.all_in }));
+    total: s.hand_total, folded: s.folded, all_in: s.all_in }));
   const levels = [...new Set(put.filter((p) => p.all_in && !p.folded).map((p) => p.total))];
   levels.push(Math.max(0, ...put.map((p) => p.total)));
   levels.sort((a, b) => a - b);
@@ -808,7 +807,7 @@ class App {
       h("aside", { class: "panel" },
         h("h2", {}, `${hand.table} #${hand.hand_number}`, h("small", {}, ` ${new Date(hand.started_at).toLocaleString()}`)),
         h("div", { class: "steps" },
-          h("button", { "data-testid": "first", onclick: () => go(0) }, "⏮"),
+          h("button", { "data-testid": "first", onclick: () => go(0) }, "« Start"),
           h("button", { "data-testid": "prev", onclick: () => go(step - 1), disabled: step === 0 }, "◀ Prev"),
           h("button", { "data-testid": "play", onclick: play }, this.viewer.timer ? "Pause" : "▶ Play"),
           h("button", { "data-testid": "next", onclick: () => go(step + 1), disabled: step >= total - 1 }, "Next ▶"),

@@ -256,3 +256,51 @@ def test_an_account_token_is_kept_in_the_browser(stations: LiveServer, page: Pag
     page.reload()
     expect(page.get_by_test_id("identity")).to_contain_text("carol (account)")
     assert stations.run(stations.server.store.player_by_token(token)) is not None
+
+
+def test_a_stored_hand_opens_in_the_viewer_and_steps_through(
+    stations: LiveServer, page: Page
+) -> None:
+    sign_in(page, stations, "alice")
+    sit(page, buy_in=10_000)
+    play_hands(page, stations, 3, lambda: None)  # the first may have begun before we sat
+    page.get_by_role("link", name="My hands").click()
+    rows = page.locator("tr[data-hand]")
+    expect(rows.first).to_be_visible()
+    assert rows.count() >= 2
+    hand_id = int(rows.first.get_attribute("data-hand") or 0)
+    rows.first.get_by_test_id("replay").click()
+    expect(page).to_have_url(re.compile(rf"#/hand/{hand_id}$"))
+    viewer = page.get_by_test_id("viewer")
+    step = viewer.get_by_test_id("step")
+    expect(step).to_have_text(re.compile(r"^1 / \d+$"))
+    total = int(step.inner_text().split(" / ")[1])
+    mine = page.locator(f"[data-testid=cards-{ME}] [data-card]")
+    board = page.locator("[data-testid=board] [data-card]")
+    # Step to the flop: our cards face up, the others' face down, three cards on the board.
+    while board.count() < 3:
+        viewer.get_by_test_id("next").click()
+    assert all(c.get_attribute("data-card") != "hidden" for c in mine.all())
+    assert mine.count() == 2
+    # Every player called the big blind (calling stations, and we check or call).
+    called = len(page.locator("[data-testid^=cards-]:has([data-card])").all())
+    expect(page.get_by_test_id("pots")).to_have_text(f"Main pot: {100 * called:,}")
+    screenshot(page, "viewer")
+    at_flop = int(step.inner_text().split(" / ")[0])
+    viewer.get_by_test_id("prev").click()
+    expect(step).to_have_text(f"{at_flop - 1} / {total}")
+    assert board.count() == 0  # back before the flop
+    while int(step.inner_text().split(" / ")[0]) < total - 3:
+        viewer.get_by_test_id("next").click()
+    viewer.get_by_test_id("play").click()  # the last steps by itself
+    expect(step).to_have_text(f"{total} / {total}")
+    expect(page.get_by_test_id("results")).to_be_visible()
+    # The downloads are the hand as text: PHH and PokerStars, from this player's seat.
+    with page.expect_download() as phh:
+        viewer.get_by_test_id("download-phh").click()
+    text = Path(phh.value.path()).read_text()
+    assert 'variant = "NT"' in text and "_seed" not in text
+    with page.expect_download() as stars:
+        viewer.get_by_test_id("download-pokerstars").click()
+    assert "Dealt to alice" in Path(stars.value.path()).read_text()
+    PageLog.of(page).assert_clean(stations.url)
