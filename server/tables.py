@@ -117,6 +117,8 @@ class _Command:
     reply: asyncio.Future[dict[str, Any]]
 
 
+RECENT_SECONDS = 3600.0  # the lobby's statistics cover the last hour
+
 HandStore = Callable[[Table, dict[int, Player], dt.datetime, Shuffle], Awaitable[None]]
 """Stores a finished hand: the table, who sat where, when it started, its shuffle."""
 
@@ -162,6 +164,8 @@ class TableRunner:
         self.pending_ledger: list[tuple[int, int, str]] = []  # (player id, amount, reason)
         self.started_at: dict[int, dt.datetime] = {}
         self.shuffles: dict[int, Shuffle] = {}
+        self.opened_at = self.clock()
+        self.recent: deque[tuple[float, int]] = deque()  # (when a hand ended, its pot)
 
     # -- the outside ------------------------------------------------------------------
 
@@ -196,6 +200,21 @@ class TableRunner:
             ],
             "waiting": [player.name for player, _, _ in self.waiting],
             "hands_played": self.hands_played,
+            **self._recent_play(),
+        }
+
+    def _recent_play(self) -> dict[str, int]:
+        """The lobby's statistics over the last hour: the average pot, and the hands an
+        hour (for a table younger than that, at the rate it has played since it opened,
+        counted over at least a minute so that one quick hand is not thousands an hour)."""
+        now = self.clock()
+        while self.recent and now - self.recent[0][0] > RECENT_SECONDS:
+            self.recent.popleft()
+        pots = [pot for _, pot in self.recent]
+        span = min(RECENT_SECONDS, max(60.0, now - self.opened_at))
+        return {
+            "average_pot": sum(pots) // len(pots) if pots else 0,
+            "hands_per_hour": round(len(pots) * 3600 / span),
         }
 
     def close(self) -> None:
@@ -384,6 +403,7 @@ class TableRunner:
             return
         self._finished_through = self.table.hand_number
         self.hands_played += 1
+        self.recent.append((self.clock(), sum(hand.totals)))
         shuffle = self.shuffles.pop(self.table.hand_number)
         if self.store_hand is not None:
             players = {s: seat.player for s, seat in self.seats.items()}

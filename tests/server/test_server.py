@@ -458,3 +458,19 @@ async def test_a_stopped_table_cashes_out_whoever_is_seated(
     reasons = [reason for reason, _ in ledger]
     assert reasons.count("buy_in") == 1 and reasons.count("cash_out") == 1
     assert sum(amount for _, amount in ledger) == 0
+
+
+async def test_the_lobby_gives_each_tables_average_pot_and_hands_an_hour(tmp_path: Path) -> None:
+    async with demo_server(tmp_path / "lobby.db", seats=3, bots=3) as demo:
+        async with asyncio.timeout(20):
+            while demo.runner.hands_played < 4:
+                await asyncio.sleep(0.01)
+        summary = demo.runner.summary()  # no await since: hands_played is what it counts
+        played = summary["hands_played"]
+        async with asyncio.timeout(10):
+            while await demo.server.store.count_hands() < played:
+                await asyncio.sleep(0.01)
+        hands = await demo.server.store.list_hands(table="demo", limit=1000)
+        pots = [h.pot for h in sorted(hands, key=lambda h: h.hand_number)][:played]
+        assert summary["average_pot"] == sum(pots) // played > 0
+        assert summary["hands_per_hour"] == played * 60  # open under a minute: per minute

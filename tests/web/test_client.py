@@ -105,6 +105,11 @@ def test_the_lobby_lists_tables_and_creates_one(stations: LiveServer, page: Page
     expect(row).to_contain_text("Demo")
     expect(row).to_contain_text("50/100")
     expect(row).to_contain_text("3/4")  # three house bots at four seats
+    stations.wait_until(lambda: stations.runner.hands_played >= 2)
+    page.reload()  # the bots have played: the lobby has their average pot and hands an hour
+    cells = page.locator("tr[data-table=demo] td")
+    expect(cells.nth(3)).to_have_text(re.compile(r"^[1-9][\d,]*$"))
+    expect(cells.nth(4)).to_have_text(re.compile(r"^[1-9][\d,]*$"))
     screenshot(page, "lobby")
     page.get_by_text("Create a table").click()
     page.fill("input[name=name]", "Friday game")
