@@ -152,6 +152,7 @@ class TableModel {
           seat.stack = e.stack;
           seat.street_total -= e.amount;
           seat.hand_total -= e.amount;
+          seat.all_in = e.stack === 0; // the chips back: all in no more
         }
         this.line(`${chips(e.amount)} uncalled returned to ${who}`);
         break;
