@@ -336,7 +336,6 @@ class App {
   constructor() {
     this.main = document.getElementById("main");
     this.conn = new Connection(this);
-    this.tables = [];
     this.table = null; // the TableModel on screen
     this.clockTimer = null;
     this.drawQueued = false;
@@ -395,18 +394,15 @@ class App {
         if (m.seq <= t.seq) return; // seen already (a resume may send some twice)
         t.seq = m.seq;
         t.apply(m.event);
-        if (m.event.type === "player_sat" && !t.seat(m.event.seat)?.known) this.refreshNames();
+        if (m.event.type === "player_sat") this.refreshNames();
         break;
-      case "snapshot":
-      case "resumed":
+      case "snapshot": // ours, on taking a seat
         t.setSnapshot(m);
         break;
       case "action_request":
         t.request = m;
         t.view.to_act = m.seat;
         t.requestAt = performance.now();
-        break;
-      case "ack":
         break;
       default:
         return;
@@ -423,7 +419,7 @@ class App {
       this.table.summary = summary;
       for (const p of summary.players) {
         const s = this.table.seat(p.seat);
-        if (s) { s.name = p.name; s.known = true; }
+        if (s) s.name = p.name;
       }
       this.draw();
     } catch { /* the next event tries again */ }
@@ -458,7 +454,6 @@ class App {
     this.main.replaceChildren(h("section", { class: "lobby" }, who, h("h2", {}, "Tables"), list, this.createForm()));
     try {
       const r = await this.conn.request({ type: "list_tables" });
-      this.tables = r.tables;
       list.replaceChildren(this.tableList(r.tables));
     } catch (err) {
       list.textContent = `Cannot list tables: ${err.message}`;
@@ -471,7 +466,9 @@ class App {
       const token = localStorage.getItem(KEYS.token);
       return h("div", { class: "identity", "data-testid": "identity" },
         h("span", {}, "Playing as ", h("b", { "data-testid": "me" }, player.name), player.guest ? " (guest)" : " (account)"),
-        token ? h("span", { class: "muted" }, " — your account token is kept in this browser") : null,
+        token ? h("details", { class: "token" }, h("summary", {}, "Your account token"),
+          h("p", { class: "muted" }, "Kept in this browser. To play as you elsewhere, paste it there: anyone who has it is you."),
+          h("code", { "data-testid": "token" }, token)) : null,
         h("button", { class: "link", onclick: () => this.signOut() }, "Change name"));
     }
     const name = h("input", { name: "name", placeholder: "your name", maxlength: 32, pattern: "[A-Za-z0-9_.\\-]{1,32}", required: true, value: localStorage.getItem(KEYS.name) || "" });

@@ -260,6 +260,8 @@ def test_an_account_token_is_kept_in_the_browser(stations: LiveServer, page: Pag
     page.evaluate("sessionStorage.clear()")  # a new visit: only the token remains
     page.reload()
     expect(page.get_by_test_id("identity")).to_contain_text("carol (account)")
+    page.get_by_text("Your account token").click()
+    expect(page.get_by_test_id("token")).to_have_text(token)  # to take to another browser
     assert stations.run(stations.server.store.player_by_token(token)) is not None
 
 
