@@ -81,14 +81,19 @@ def check_or_call(page: Page, on_turn: Callable[[], None] = lambda: None) -> str
     raise AssertionError("neither check nor call on offer")
 
 
-def visible_cards(page: Page) -> dict[int, list[str]]:
-    """Face-up cards in each seat, as the page shows them now."""
-    found: dict[int, list[str]] = {}
-    for box in page.locator("[data-testid^=cards-]").all():
-        seat = int((box.get_attribute("data-testid") or "").removeprefix("cards-"))
-        codes = [c.get_attribute("data-card") or "" for c in box.locator("[data-card]").all()]
-        found[seat] = [c for c in codes if c != "hidden"]
-    return found
+def visible_cards(page: Page) -> tuple[int, dict[int, list[str]]]:
+    """The hand number on screen and the face-up cards in each seat, read in one go (the
+    page redraws with every event)."""
+    hand, found = page.evaluate(
+        """() => [
+          Number(document.querySelector("[data-testid=hand-number]").textContent
+            .replace("Hand #", "")) || 0,
+          Object.fromEntries([...document.querySelectorAll("[data-testid^=cards-]")].map((box) =>
+            [box.dataset.testid.replace("cards-", ""),
+             [...box.querySelectorAll("[data-card]")].map((c) => c.dataset.card)
+               .filter((c) => c !== "hidden")]))]"""
+    )
+    return hand, {int(seat): cards for seat, cards in found.items()}
 
 
 def play_hands(page: Page, live: LiveServer, hands: int, on_turn: Callable[[], None]) -> None:
@@ -131,8 +136,7 @@ def test_a_player_plays_hands_to_showdown_by_clicking_and_sees_only_their_own_ca
     seen: list[tuple[int, dict[int, list[str]]]] = []
 
     def look() -> None:
-        hand = int(page.get_by_test_id("hand-number").inner_text().removeprefix("Hand #"))
-        seen.append((hand, visible_cards(page)))
+        seen.append(visible_cards(page))
         if len(seen) == 3:
             screenshot(page, "table-mid-hand")
 
@@ -227,8 +231,7 @@ def test_a_spectator_sees_no_hole_card_before_it_is_shown(stations: LiveServer, 
     goal = stations.call(lambda: stations.runner.finished_through) + 3
     seen: list[tuple[int, dict[int, list[str]]]] = []
     while stations.call(lambda: stations.runner.finished_through) < goal:
-        hand = int(page.get_by_test_id("hand-number").inner_text().removeprefix("Hand #") or 0)
-        seen.append((hand, visible_cards(page)))
+        seen.append(visible_cards(page))
         page.wait_for_timeout(20)
     shown = {(e["hand_number"], e["seat"]): e["cards"] for e in frames.events("cards_shown")}
     for hand, cards in seen:
