@@ -255,21 +255,28 @@ async def test_hand_replays_the_events_you_received_live_and_hides_what_you_did_
     assert mucked and unseen == mucked
 
 
+@pytest.mark.parametrize("bob", [{"name": "bob"}, {"account": "bob"}], ids=["guest", "account"])
 async def test_another_player_gets_no_hand_as_for_a_hand_that_does_not_exist(
-    demo: Demo,
+    demo: Demo, bob: dict[str, str]
 ) -> None:
+    """Bob says hello before Alice's hand is played (and an account sees hands from any
+    time), so only whose hand it is keeps it from him."""
     async with (
         connect(f"ws://{demo.address}/ws") as alice,
-        connect(f"ws://{demo.address}/ws") as bob,
+        connect(f"ws://{demo.address}/ws") as other,
     ):
+        if "account" in bob:
+            bob = {"token": (await ask(other, type="create_account", name="bob"))["token"]}
+        await send(other, type="hello", **bob)
+        await until(other, "welcome")
         await sit(alice, {"name": "alice"})
         await play(alice, 1)
         (hand,) = (await ask(alice, type="hands"))["hands"]
-        await send(bob, type="hello", name="bob")
-        await until(bob, "welcome")
-        theirs = await ask(bob, type="hand", hand_id=hand["id"])
-        unknown = await ask(bob, type="hand", hand_id=hand["id"] + 1_000)
-        assert (await ask(bob, type="hands"))["hands"] == []
+        hers = await ask(alice, type="hand", hand_id=hand["id"])
+        theirs = await ask(other, type="hand", hand_id=hand["id"])
+        unknown = await ask(other, type="hand", hand_id=hand["id"] + 1_000)
+        assert (await ask(other, type="hands"))["hands"] == []
+    assert (hers["type"], hers["hand_id"]) == ("hand", hand["id"])
     assert theirs == {
         "type": "error", "code": "no_hand", "re": "q",
         "message": f"no hand {hand['id']} that you played",
