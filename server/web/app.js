@@ -48,7 +48,7 @@ function describeAction(name, e) {
 
 const BLIND_NAMES = { small_blind: "the small blind", big_blind: "the big blind", ante: "an ante",
   dead_blind: "a dead blind", straddle: "a straddle", blind: "a blind" };
-const POT_NAME = (n) => (n === 0 ? "the main pot" : `side pot ${n}`);
+const POT_NAME = (n) => (n === 0 ? "main pot" : `side pot ${n}`);
 
 // -- the table model: a view (docs/protocol.md, "The view") kept up to date by events ----
 
@@ -67,7 +67,15 @@ class TableModel {
     this.lastActor = null; // who acted last this street (to know who acts next)
     this.acted = new Set();
     this.order = [];       // seats dealt in, from the left of the button, button last
+    this.resetHand();
+  }
+
+  /** What the page keeps of the hand being played beyond the view. */
+  resetHand() {
     this.blinds = {};      // seat -> "SB" | "BB"
+    this.dead = {};        // seat -> dead money: dead blinds, a big-blind ante
+    this.antes = [];       // [seat, amount] of each ante posted
+    this.bigBlind = null;  // the seat of the hand's big blind (not a newcomer's)
   }
 
   seat(n) { return this.view && this.view.seats.find((s) => s.seat === n); }
@@ -83,6 +91,11 @@ class TableModel {
     this.orderFromButton();
     this.acted = new Set();
     this.lastActor = null;
+    this.resetHand();
+    this.results = [];
+    this.shown = [];
+    this.lastResults = null;
+    this.error = null;
     this.turnStarted = performance.now();
   }
 
@@ -115,7 +128,7 @@ class TableModel {
         this.order = e.seats.slice();
         this.results = [];
         this.acted = new Set();
-        this.blinds = {};
+        this.resetHand();
         this.lastActor = null;
         this.log.push({ hand: e.hand_number, text: `Hand #${e.hand_number}: blinds ${chips(e.small_blind)}/${chips(e.big_blind)}${e.ante ? `, ante ${chips(e.ante)}` : ""}; ${this.name(e.button)} has the button` });
         break;
@@ -123,7 +136,12 @@ class TableModel {
         if (seat) Object.assign(seat, { street_total: e.street_total, hand_total: e.hand_total, stack: e.stack, all_in: e.all_in });
         if (e.kind === "small_blind") this.blinds[e.seat] = "SB";
         if (e.kind === "big_blind") this.blinds[e.seat] = "BB";
-        if (e.kind === "big_blind" || e.kind === "small_blind") this.lastActor = e.seat;
+        if (e.kind === "dead_blind") this.dead[e.seat] = (this.dead[e.seat] || 0) + e.increment;
+        if (e.kind === "ante") this.antes.push([e.seat, e.increment]);
+        // Action starts left of the big blind: the hand's own, posted first, not a
+        // newcomer's or a returning player's posted after it.
+        if (e.kind === "big_blind" && this.bigBlind === null) this.lastActor = this.bigBlind = e.seat;
+        if (e.kind === "small_blind" && this.bigBlind === null) this.lastActor = e.seat;
         this.line(`${who} posts ${BLIND_NAMES[e.kind] || e.kind} of ${chips(e.increment)}`);
         break;
       case "hole_cards_dealt":
@@ -141,8 +159,7 @@ class TableModel {
       case "board_dealt":
         v.board = e.board;
         v.street = e.street;
-        v.pots = potsOf(v.seats); // the street just played is in the pots now
-        for (const s of v.seats) s.street_total = 0;
+        for (const s of v.seats) s.street_total = 0; // the street just played is in the pots now
         this.acted = new Set();
         this.lastActor = this.order[this.order.length - 1]; // first to act: left of the button
         this.line(`${e.street[0].toUpperCase()}${e.street.slice(1)}: ${e.board.join(" ")}`);
@@ -167,9 +184,8 @@ class TableModel {
         break;
       case "pot_awarded": {
         this.results.push(e);
-        v.pots = potsOf(v.seats);
         const names = e.shares.map(([s, n]) => `${this.name(s)} ${chips(n)}`).join(", ");
-        this.line(`${names} from ${POT_NAME(e.pot)}${e.description ? ` with ${e.description}` : ""}`);
+        this.line(`${names} from the ${POT_NAME(e.pot)}${e.description ? ` with ${e.description}` : ""}`);
         break;
       }
       case "hand_ended":
@@ -200,10 +216,19 @@ class TableModel {
         break;
     }
     if (v.hand_in_progress) {
+      v.pots = potsOf(v.seats, this.deadMoney());
       const next = this.nextToAct();
       if (next !== v.to_act) this.turnStarted = performance.now();
       v.to_act = next;
     }
+  }
+
+  /** Dead money by seat: dead blinds, and a big-blind ante (one player antes for the
+   * whole table: the only ante posted); per-player antes are live. */
+  deadMoney() {
+    if (this.antes.length !== 1) return this.dead;
+    const [seat, amount] = this.antes[0];
+    return { ...this.dead, [seat]: (this.dead[seat] || 0) + amount };
   }
 
   line(text) { this.log.push({ hand: this.view.hand_number, text }); if (this.log.length > 400) this.log.shift(); }
@@ -228,23 +253,30 @@ class TableModel {
   }
 }
 
-/** The main pot and side pots, from what each player has put in: a pot is split at each
- * all-in player's total; folded players' chips are in the pots they reached. */
-function potsOf(seats) {
-  const put = seats.filter((s) => s.in_hand).map((s) => ({
-    total: s.hand_total, folded: s.folded, all_in: s.all_in }));
-  const levels = [...new Set(put.filter((p) => p.all_in && !p.folded).map((p) => p.total))];
-  levels.push(Math.max(0, ...put.map((p) => p.total)));
-  levels.sort((a, b) => a - b);
+/** The main pot and side pots as the engine builds them (engine/pots.py, Hand.pots),
+ * from the chips of the streets already played (this street's are still in front of the
+ * players): each total of a player still in the hand closes a pot they and everyone who
+ * put in as much may win; folded players' chips fill the pots up to what they put in;
+ * pots with the same players merge; dead money goes to the main pot. */
+function potsOf(seats, dead) {
+  const dealt = seats.filter((s) => s.in_hand);
+  const live = dealt.map((s) => s.hand_total - s.street_total - (dead[s.seat] || 0));
+  const levels = [...new Set(live.filter((c, i) => !dealt[i].folded && c > 0))].sort((a, b) => a - b);
   const pots = [];
-  let below = 0;
+  let previous = 0;
   for (const level of levels) {
-    if (level <= below) continue;
-    const amount = put.reduce((sum, p) => sum + Math.max(0, Math.min(p.total, level) - below), 0);
-    if (amount > 0) pots.push(amount);
-    below = level;
+    const amount = live.reduce((sum, c) => sum + Math.min(c, level) - Math.min(c, previous), 0);
+    const eligible = dealt.filter((s, i) => !s.folded && live[i] >= level).map((s) => s.seat).join();
+    if (pots.length && pots[pots.length - 1].eligible === eligible) pots[pots.length - 1].amount += amount;
+    else pots.push({ amount, eligible });
+    previous = level;
   }
-  return pots;
+  const excess = live.reduce((sum, c) => sum + Math.max(c - previous, 0), 0);
+  if (excess && pots.length) pots[pots.length - 1].amount += excess;
+  const deadTotal = Object.values(dead).reduce((sum, c) => sum + c, 0);
+  if (deadTotal && pots.length) pots[0].amount += deadTotal;
+  else if (deadTotal) pots.push({ amount: deadTotal });
+  return pots.map((p) => p.amount);
 }
 
 // -- the connection -----------------------------------------------------------------------
@@ -356,11 +388,12 @@ class App {
       this.status(player ? `${player.name}${player.guest ? " (guest)" : ""}` : "not signed in", player ? "ok" : "");
     } catch (err) {
       this.status(err.message, "bad");
-      if (err.code === "name_taken" || err.code === "refused" || err.code === "bad_token") {
-        localStorage.removeItem(KEYS.name);
-        localStorage.removeItem(KEYS.token);
-        this.notice = `${err.message}: choose another name`;
-      }
+      // Forget only what the server refused: a name someone else has, or a token it does
+      // not know (the server keeps only its hash, so an account's token is never dropped
+      // for any other reason).
+      if (err.code === "name_taken" || err.code === "refused") localStorage.removeItem(KEYS.name);
+      if (err.code === "bad_token") localStorage.removeItem(KEYS.token);
+      this.notice = `${err.message}: choose another name`;
     }
     // Pick up where we were: the table we watched or sat at, with the events we missed.
     if (this.table) await this.resumeTable(this.table.id);
@@ -495,6 +528,9 @@ class App {
   }
 
   signOut() {
+    const token = localStorage.getItem(KEYS.token);
+    // The server keeps only a hash of the token: without it the account is lost for good.
+    if (token && !confirm(`Forget this account's token? Keep a copy to play as ${this.conn.player.name} again:\n\n${token}`)) return;
     localStorage.removeItem(KEYS.name);
     localStorage.removeItem(KEYS.token);
     sessionStorage.removeItem(KEYS.session);
@@ -589,7 +625,7 @@ class App {
       h("h2", {}, t.summary ? t.summary.name : t.id,
         t.summary ? h("small", {}, ` ${chips(t.summary.small_blind)}/${chips(t.summary.big_blind)}`) : null),
       t.error ? h("p", { class: "error", "data-testid": "table-error" }, t.error) : null,
-      this.controls(t, me), this.results(t), this.logView(t));
+      this.controlsFor(t, me), this.results(t), this.logView(t));
     this.main.replaceChildren(h("section", { class: "table-screen" }, room, panel));
     this.drawClock();
   }
@@ -599,7 +635,7 @@ class App {
     const pots = v.pots;
     return h("div", { class: "center" },
       h("div", { class: "board", "data-testid": "board" }, [0, 1, 2, 3, 4].map((i) => v.board[i] ? card(v.board[i]) : h("span", { class: "card slot" }))),
-      h("div", { class: "pots", "data-testid": "pots" }, pots.map((amount, n) => h("span", { class: "pot", "data-pot": n }, `${n === 0 ? "Main pot" : `Side pot ${n}`}: ${chips(amount)}`))),
+      h("div", { class: "pots", "data-testid": "pots" }, pots.map((amount, n) => h("span", { class: "pot", "data-pot": n }, `${POT_NAME(n)[0].toUpperCase()}${POT_NAME(n).slice(1)}: ${chips(amount)}`))),
       h("div", { class: "hand-number", "data-testid": "hand-number" }, v.hand_number ? `Hand #${v.hand_number}` : "Waiting for players"));
   }
 
@@ -656,6 +692,15 @@ class App {
     }
   }
 
+  /** The controls, kept across redraws while the decision is the same, so that a raise
+   * amount being typed is not lost when someone else's event redraws the table. */
+  controlsFor(t, me) {
+    const r = t.request;
+    const key = [t.id, r && r.hand_number, r && r.seq, me && me.seat, me && me.sitting_out, t.view.hand_in_progress].join("/");
+    if (!this.controlsKept || this.controlsKept.key !== key) this.controlsKept = { key, el: this.controls(t, me) };
+    return this.controlsKept.el;
+  }
+
   controls(t, me) {
     if (!me) {
       return h("div", { class: "controls" }, h("p", { class: "muted" }, "You are watching."),
@@ -670,6 +715,7 @@ class App {
 
       try {
         await this.conn.request({ type: "act", table: t.id, action_id: `${req.hand_number}-${req.seq}`, seq: req.seq, action, ...(amount !== undefined ? { amount } : {}) });
+        t.error = null;
       } catch (err) {
         t.error = err.message;
         // Refused as it stands (say, an amount out of range): still our turn. A dropped
@@ -732,7 +778,7 @@ class App {
     return h("div", { class: "results", "data-testid": "results" }, h("h3", {}, `Hand #${hand}`),
       shown.map((e) => h("p", { class: "shown", "data-seat": e.seat }, `${t.name(e.seat)} shows `, e.cards.map((c) => card(c, "small")))),
       results.map((e) =>
-      h("p", {}, e.shares.map(([s, n]) => `${t.name(s)} wins ${chips(n)}`).join(", "), ` from ${POT_NAME(e.pot)}`,
+      h("p", {}, e.shares.map(([s, n]) => `${t.name(s)} wins ${chips(n)}`).join(", "), ` from the ${POT_NAME(e.pot)}`,
         e.description ? h("span", { class: "hand-name", "data-testid": "hand-name" }, ` with ${e.description}`) : null)));
   }
 
@@ -797,8 +843,11 @@ class App {
       }, 700);
       this.drawViewer();
     };
-    const download = (format, text, ext) => h("a", { class: "button", "data-testid": `download-${format}`,
-      download: `pokerroom-hand-${hand.hand_id}.${ext}`, href: URL.createObjectURL(new Blob([text], { type: "text/plain" })) }, format === "phh" ? "Download PHH" : "Download PokerStars");
+    const download = (format, text, ext) => h("button", { "data-testid": `download-${format}`, onclick: () => {
+      const url = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+      h("a", { href: url, download: `pokerroom-hand-${hand.hand_id}.${ext}` }).click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } }, format === "phh" ? "Download PHH" : "Download PokerStars");
     const me = this.mySeat(t);
     this.main.replaceChildren(h("section", { class: "table-screen viewer", "data-testid": "viewer" },
       h("div", { class: "room" }, h("div", { class: "felt" }, this.center(t), this.seats(t, me))),

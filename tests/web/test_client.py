@@ -166,9 +166,23 @@ def test_raising_with_the_slider_presets_acts_for_that_amount(
     expect(turn).to_be_visible(timeout=10_000)
     amount = page.get_by_test_id("raise-amount")
     low, high = int(amount.get_attribute("min") or 0), int(amount.get_attribute("max") or 0)
-    page.get_by_test_id("pot").click()
+
+    def owed() -> tuple[int, int, int]:
+        table = stations.runner.table
+        menu = table.legal_actions(ME)
+        assert menu is not None
+        seats = table.view(None).seats
+        mine = next(s.street_total for s in seats if s.seat == ME)
+        return sum(s.hand_total for s in seats), mine, menu.call
+
+    in_pot, mine, call = stations.call(owed)
+    # A pot-sized raise: call, then raise by the pot as it is once called.
+    for preset, part in (("half-pot", 0.5), ("pot", 1.0)):
+        page.get_by_test_id(preset).click()
+        expected = min(high, max(low, mine + call + int(part * (in_pot + call))))
+        assert int(amount.input_value()) == expected, preset
     pot = int(amount.input_value())
-    assert low <= pot <= high
+    assert low < pot < high  # the stacks are deep: a pot raise is neither limit
     page.get_by_test_id("all-in").click()
     assert int(amount.input_value()) == high
     amount.fill(str(high + 1_000))  # typed beyond the limit: held to the maximum
