@@ -408,6 +408,18 @@ def replay(
     (which nobody may have posted).
 
     Raises :class:`HistoryError` when the history breaks our rules or does not finish.
+
+    >>> hh = load('''
+    ... variant = "NT"
+    ... blinds_or_straddles = [10, 0, 0]
+    ... starting_stacks = [100, 100, 100]
+    ... actions = ["d dh p1 AcAd", "d dh p2 KcKd", "d dh p3 2c7d", "p2 f", "p3 f"]
+    ... ''')
+    >>> replay(hh).events[0].small_blind  # the smallest blind posted
+    10
+    >>> started = replay(hh, seats=[4, 5, 0], button=1, small_blind=5).events[0]
+    >>> started.seats, started.button, started.small_blind  # a dead button, no small blind
+    ((4, 5, 0), 1, 5)
     """
     try:
         game = _prepare(history)
@@ -595,25 +607,30 @@ def _cards(cards: Iterable[Card]) -> str:
 # -- what one player saw ---------------------------------------------------------------
 
 
-def redact(history: HandHistory, player: int | None) -> HandHistory:
-    """The history as one player saw the hand: ``player`` is a position (0 for ``p1``),
-    ``None`` a spectator. Everyone else's hole cards are unknown (``????``), except
-    where they were shown (``sm`` with cards, which stays); a dealing line loses its
-    comment, which may name the cards. Fields other than ``actions`` are kept as they are.
+def redact(history: HandHistory, position: int | None) -> HandHistory:
+    """The history as one player saw the hand: ``position`` is theirs in PHH order (0 for
+    ``p1``; not a table seat), ``None`` a spectator. Everyone else's dealt hole cards are
+    unknown (``????``), whatever follows them on the line, except where they were shown
+    (``sm`` with cards, which stays). Every comment (``#`` to the end of an action) goes,
+    the player's own too, since it may name any card; an action that is only a comment
+    goes with it. Fields other than ``actions`` are kept as they are.
 
     >>> hh = load('''
     ... variant = "NT"
     ... blinds_or_straddles = [5, 10]
     ... starting_stacks = [100, 100]
-    ... actions = ["d dh p1 AcAd", "d dh p2 KcKd # kings", "p2 f"]
+    ... actions = ["d dh p1 AcAd", "d dh p2 KcKd # kings", "# p1 has aces", "p2 f"]
     ... ''')
     >>> redact(hh, 1).actions
-    ['d dh p1 ????', 'd dh p2 KcKd # kings', 'p2 f']
+    ['d dh p1 ????', 'd dh p2 KcKd', 'p2 f']
     """
-    own = None if player is None else f"p{player + 1}"
+    own = None if position is None else f"p{position + 1}"
     actions = []
     for action in history.actions:
         words = _split_action(action)
-        hidden = len(words) == 4 and words[:2] == ["d", "dh"] and words[2] != own
-        actions.append(f"d dh {words[2]} {'??' * (len(words[3]) // 2)}" if hidden else action)
+        if words[:2] == ["d", "dh"] and len(words) > 3 and words[2] != own:
+            # Words after the cards mean nothing to a replay, but they may name cards too.
+            words = [*words[:3], "?" * len(words[3])]
+        if words:
+            actions.append(" ".join(words))
     return replace(history, actions=actions, fields=dict(history.fields))

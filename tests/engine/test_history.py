@@ -10,6 +10,7 @@ import pytest
 
 from engine import history
 from engine.actions import BetOrRaiseTo, CheckOrCall
+from engine.cards import parse_cards
 from engine.deck import Deck
 from engine.errors import EngineError, HistoryError
 from engine.events import Event, ForcedBetPosted, HandEnded, HandStarted, PlayerStood, PotAwarded
@@ -171,13 +172,34 @@ def test_a_redacted_history_hides_the_hole_cards_that_were_not_shown() -> None:
         '"p2 cc", "d db 9d", "p1 cc", "p2 cc", "p1 sm AcAd", "p2 sm"]\n_seed = "x"\n'
     )
     seen = history.redact(hh, 2)
-    assert seen.actions[:3] == ["d dh p1 ????", "d dh p2 ????", "d dh p3 2c7d # seven-deuce"]
+    assert seen.actions[:3] == ["d dh p1 ????", "d dh p2 ????", "d dh p3 2c7d"]
     assert seen.actions[3:] == hh.actions[3:]  # shown cards stay; the muck shows nothing
     assert seen.fields == hh.fields and seen.fields is not hh.fields
     spectator = history.dump(history.redact(hh, None))
     assert "KcKd" not in spectator and "2c7d" not in spectator and "seven" not in spectator
     assert "p1 sm AcAd" in spectator
     assert history.load(spectator).actions[0] == "d dh p1 ????"
+
+
+def test_a_redacted_history_hides_dealt_cards_whatever_follows_them() -> None:
+    actions = ["d dh p1 AcAd", "d dh p2 KcKd extra words", "d dh p3 2c7d", "p3 f",
+               "p1 cbr 30", "p2 f"]  # fmt: skip
+    hh = history.load(BASE + f"actions = {json.dumps(actions)}\n")
+    assert history.replay(hh).hand.holes[1] == tuple(parse_cards("KcKd"))  # it deals them
+    seen = history.redact(hh, 0)
+    assert seen.actions[:3] == ["d dh p1 AcAd", "d dh p2 ????", "d dh p3 ????"]
+    assert "Kc" not in history.dump(seen) and "extra" not in history.dump(seen)
+
+
+def test_a_redacted_history_keeps_no_comment() -> None:
+    actions = ["# p2 holds KcKd", "d dh p1 AcAd # aces", "d dh p2 KcKd", "d dh p3 2c7d",
+               "p3 f # p2 had KcKd", "p1 cbr 30  #KcKd", "p2 f"]  # fmt: skip
+    hh = history.load(BASE + f"actions = {json.dumps(actions)}\n")
+    seen = history.redact(hh, 0)
+    assert seen.actions == [
+        "d dh p1 AcAd", "d dh p2 ????", "d dh p3 ????", "p3 f", "p1 cbr 30", "p2 f"
+    ]  # fmt: skip
+    assert history.replay(seen).final_stacks == history.replay(hh).final_stacks
 
 
 def test_phhs_round_trip_keeps_every_hand() -> None:
