@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from engine.history import HandHistory
+from engine import history
+from engine.history import HandHistory, Replay
 
 __all__ = ["HandInfo"]
 
@@ -27,9 +28,15 @@ class HandInfo:
     """A stored hand and its context.
 
     ``players`` and ``seats`` run in PHH order (p1, the first seat left of the button, to
-    pN, the button): each player's name and their seat number at the table (1-based, as
-    shown to people). Amounts in ``history`` are chips (ints), or Decimals for hands
-    imported in money units; ``currency`` is then e.g. ``"USD"``.
+    pN, on the button unless it is dead): each player's name and their seat number at the
+    table (1-based, as shown to people). Amounts in ``history`` are chips (ints), or
+    Decimals for hands imported in money units; ``currency`` is then e.g. ``"USD"``.
+
+    PHH records neither the button nor the small blind: ``button`` is the button's seat
+    (from 1, like ``seats``), which holds nobody when the button is dead, and
+    ``small_blind`` the table's, in the replay's chips, which nobody may have posted. The
+    store gives both; without them the button is the last player's seat and the small
+    blind the smallest blind posted.
     """
 
     hand_id: int
@@ -40,3 +47,15 @@ class HandInfo:
     history: HandHistory
     currency: str | None = None
     max_seats: int = 6
+    button: int | None = None
+    small_blind: int | None = None
+
+    @property
+    def button_seat(self) -> int:
+        """The button's seat at the table, from 1."""
+        return self.seats[-1] if self.button is None else self.button
+
+    def replay(self) -> Replay:
+        """The hand played through the engine, with the table's small blind. The seats are
+        the players' positions (0 is ``p1``), so an event's seat indexes ``players``."""
+        return history.replay(self.history, small_blind=self.small_blind)

@@ -29,7 +29,9 @@ How we fill it in:
   in it, each winner's ``win_amount`` their share. We take no rake (0) and have no
   jackpot (0).
 - Players: ``id`` is the PHH position (0 = p1, the first seat left of the button),
-  ``seat`` the table seat :class:`server.export.HandInfo` gives, the button last.
+  ``seat`` the table seat :class:`server.export.HandInfo` gives, in that order.
+  ``dealer_seat`` is the button's seat, which holds nobody when the button is dead, and
+  ``small_blind_amount`` the table's small blind, even in a hand where nobody posted it.
 - Hole cards are private. With no ``hero`` the hand is rendered as observed: every
   player gets a ``Dealt Cards`` action without cards and ``hero_player_id`` is null; with
   ``hero`` (a position) that player's cards are in their ``Dealt Cards``. Cards shown at
@@ -71,7 +73,6 @@ from engine.events import (
     PotAwarded,
     Street,
 )
-from engine.history import replay
 from server.export import HandInfo
 
 __all__ = [
@@ -126,7 +127,7 @@ def render(info: HandInfo, *, hero: int | None = None) -> dict[str, object]:
     (an observed hand). Raises :class:`engine.errors.HistoryError` if the history does not
     replay, and ValueError if ``info`` does not fit it.
     """
-    result = replay(info.history)
+    result = info.replay()
     n = len(result.hand.setup.seats)
     if len(info.players) != n or len(info.seats) != n:
         raise ValueError(
@@ -203,7 +204,7 @@ def render(info: HandInfo, *, hero: int | None = None) -> dict[str, object]:
         "game_type": "Holdem",
         "bet_limit": {"bet_type": "NL", "bet_cap": money(0)},
         "currency": info.currency or PLAY_MONEY,
-        "dealer_seat": info.seats[start.button],
+        "dealer_seat": info.button_seat,
         "small_blind_amount": money(start.small_blind),
         "big_blind_amount": money(start.big_blind),
         "ante_amount": money(start.ante),

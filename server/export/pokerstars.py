@@ -17,6 +17,8 @@ actions street by street, ``*** SHOW DOWN ***`` and ``*** SUMMARY ***``. A few c
   settled from the last side pot down to the main pot, each pot's players shown first.
 - The time is UTC, followed like PokerStars by Eastern Time in brackets.
 - Money hands (``HandInfo.currency``) print amounts as PokerStars does: ``$0.10``, ``$2``.
+- The stakes and "Seat #N is the button" are the table's (``HandInfo.small_blind`` and
+  ``button``): a hand may have no small blind posted, and a dead button's seat no player.
 
 A player coming back after missing the blinds "posts small & big blinds" (a live big
 blind and a dead small blind); see :meth:`_Renderer.forced_bets` for how that is told
@@ -45,7 +47,6 @@ from engine.events import (
     Street,
     UncalledBetReturned,
 )
-from engine.history import replay
 from server.export import HandInfo
 
 __all__ = ["hand_name", "render", "render_all"]
@@ -67,7 +68,7 @@ def render(info: HandInfo, *, hero: int | None = None) -> str:
     Raises :class:`engine.errors.HistoryError` if the history does not replay, and
     :class:`ValueError` if ``players`` and ``seats`` do not name every player in it.
     """
-    result = replay(info.history)
+    result = info.replay()
     n = len(result.hand.setup.seats)
     if len(info.players) != n or len(info.seats) != n:
         raise ValueError(
@@ -218,7 +219,9 @@ class _Renderer:
             _Player(name, seat)
             for name, seat in zip(self.info.players, self.info.seats, strict=True)
         ]
-        self.button = len(self.players) - 1  # PHH's last player, unless the hand says
+        # Under the dead-button rule the button's seat may be nobody's.
+        seat = self.info.button_seat
+        self.button = self.info.seats.index(seat) if seat in self.info.seats else None
 
     def money(self, chips: int) -> str:
         """An amount as PokerStars writes it: ``100``, or ``$0.10`` and ``$2`` for money."""
@@ -293,11 +296,8 @@ class _Renderer:
             f"PokerStars Hand #{info.hand_id}:  Hold'em No Limit ({stakes}) - "
             f"{_format_time(info.started_at)}"
         )
-        if started.button in started.seats:
-            self.button = started.seats.index(started.button)
-        button = self.players[self.button].seat
         self.lines.append(
-            f"Table '{info.table_name}' {info.max_seats}-max Seat #{button} is the button"
+            f"Table '{info.table_name}' {info.max_seats}-max Seat #{info.button_seat} is the button"
         )
         for player in sorted(self.players, key=lambda p: p.seat):
             self.lines.append(

@@ -11,7 +11,7 @@ would show every card (docs/fairness.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine import Event, history, redact
 from server.export import HandInfo, pokerstars
@@ -43,5 +43,8 @@ def seen_from(
     return SeenHand(
         events=[redact(event, seat) for event in played.events],
         phh=history.dump(seen),
-        pokerstars=pokerstars.render(info, hero=position),
+        # The text's button and small blind are the events' (PHH records neither).
+        pokerstars=pokerstars.render(
+            replace(info, button=button + 1, small_blind=small_blind), hero=position
+        ),
     )

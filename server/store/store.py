@@ -95,7 +95,8 @@ class HandSummary:
 @dataclass(frozen=True)
 class StoredHand:
     """A stored hand: its history and context for the exporters, and what its row in
-    ``hands`` keeps beside them (what PHH does not record: the button may be dead)."""
+    ``hands`` keeps beside them (what PHH does not record: the button may be dead; the
+    exporters have the button and the small blind in ``info`` too)."""
 
     info: HandInfo
     hand_number: int
@@ -732,6 +733,8 @@ class Store:
             history=hh,
             currency=row.currency,
             max_seats=int(row.config.get("seats", 6)),
+            button=row.button_seat + 1,
+            small_blind=row.small_blind,
         )
         return StoredHand(
             info, row.hand_number, row.button_seat, row.small_blind, row.big_blind, row.ante

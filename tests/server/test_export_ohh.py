@@ -30,6 +30,7 @@ from engine.table import Table
 from server.export import HandInfo
 from server.export.ohh import SCHEMA_PATH, dumps, render, validate
 from tests.conftest import SHARED_DATA
+from tests.server.test_export_pokerstars import dead_button_hand, table_info
 
 PHH = SHARED_DATA / "phh"
 HANDHQ = PHH / "handhq" / "PS-2009-07-01_2009-07-23_1000NLH_OBFU" / "10"
@@ -311,6 +312,16 @@ def test_dealer_seat_is_the_button_and_seats_are_the_tables() -> None:
         assert ohh["table_size"] == info.max_seats
         assert ohh["game_number"] == str(info.hand_id)
         assert ohh["currency"] == "XPM"  # chips: the specification's play money
+
+
+def test_a_dead_button_and_a_small_blind_nobody_posted_are_the_tables() -> None:
+    info = table_info(dead_button_hand(), hand_id=5)
+    doc = render_and_check(info)
+    ohh = doc["ohh"]
+    assert info.seats == (5, 6, 1)  # the button's seat, 2, is empty
+    assert (ohh["dealer_seat"], ohh["small_blind_amount"], ohh["big_blind_amount"]) == (2, 5, 10)
+    assert [a["action"] for a in action(doc, "Preflop", "Post BB")] == ["Post BB"]
+    assert action(doc, "Preflop", "Post SB") == []
 
 
 # -- the amount an action records ---------------------------------------------------------

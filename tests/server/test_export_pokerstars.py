@@ -15,7 +15,7 @@ import re
 import warnings
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
@@ -28,9 +28,11 @@ from pokerkit.notation import PokerStarsParser
 from engine import (
     AnteKind,
     BetOrRaiseTo,
+    ButtonRule,
     CheckOrCall,
     Deck,
     Fold,
+    ForcedBetPosted,
     Hand,
     PotAwarded,
     Table,
@@ -191,6 +193,34 @@ def info_for(hand: Hand, *, hand_id: int, max_seats: int) -> HandInfo:
         history=history.from_hand(hand),
         max_seats=max_seats,
     )
+
+
+def dead_button_hand() -> Hand:
+    """A hand under the dead-button rule with the button on an empty seat and no small
+    blind: the players on the next button (seat 1) and small blind (seat 3) left."""
+    config = TableConfig(small_blind=5, big_blind=10, seats=6, button_rule=ButtonRule.DEAD)
+    table = Table(config)
+    for chair in (0, 1, 3, 4, 5):
+        table.sit_down(chair, 1000, wait_for_big_blind=False)
+    rng = random.Random(1)
+    for leaving in ((1, 3), ()):
+        table.start_hand(Deck.shuffled(rng))
+        while (seat := table.to_act) is not None:
+            table.apply(CheckOrCall(seat))
+        for chair in leaving:
+            table.stand_up(chair)
+    hand = table.hand
+    assert hand is not None and (hand.setup.seats, hand.setup.button) == ((4, 5, 0), 1)
+    assert [e.kind for e in hand.log if isinstance(e, ForcedBetPosted)] == ["big_blind"]
+    return hand
+
+
+def table_info(hand: Hand, *, hand_id: int) -> HandInfo:
+    """``info_for``, with the button and small blind a store gives from the table."""
+    info = info_for(hand, hand_id=hand_id, max_seats=6)
+    button = hand.setup.button
+    assert button is not None  # HandSetup fills it in
+    return replace(info, button=button + 1, small_blind=hand.setup.small_blind)
 
 
 @pytest.mark.parametrize(
@@ -524,6 +554,26 @@ def test_heads_up_button_posts_the_small_blind_and_raises_count_from_the_bet_fac
         "Seat 2: bob 2 (button) (small blind) collected (3800)\n"
         "Seat 4: Ann (big blind) folded on the Flop\n"
     )
+
+
+def test_a_dead_button_and_a_small_blind_nobody_posted_are_the_tables() -> None:
+    """PHH records neither; ``HandInfo`` has the table's. Nobody posts the small blind, so
+    the blinds posted alone would make the stakes 10/10, and the button's seat is empty,
+    so the last player's seat would be the button's."""
+    lines = render(table_info(dead_button_hand(), hand_id=5)).splitlines()
+    assert lines[0].startswith("PokerStars Hand #5:  Hold'em No Limit (5/10) - ")
+    assert lines[1:6] == [
+        "Table 'Ross 128' 6-max Seat #2 is the button",
+        "Seat 1: Ann (990 in chips)",
+        "Seat 5: Eve 5 (990 in chips)",
+        "Seat 6: fox.6 (1040 in chips)",
+        "Eve 5: posts big blind 10",
+    ]
+    assert lines[-3:] == [
+        "Seat 1: Ann mucked [4d 2d]",
+        "Seat 5: Eve 5 (big blind) showed [Js 4c] and won (30) with two pair, Jacks and Threes",
+        "Seat 6: fox.6 mucked [7s 4h]",
+    ]
 
 
 def test_a_player_back_from_sitting_out_posts_small_and_big_blinds() -> None:

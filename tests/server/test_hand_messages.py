@@ -16,11 +16,13 @@ import pytest
 from sqlalchemy import select
 from websockets.asyncio.client import ClientConnection, connect
 
-from engine import history
-from server.store import hand_rows
+from engine import HandStarted, history
+from server.export.seat import seen_from
+from server.store import Store, hand_rows
 from server.store.models import Hand as HandRecord
 from server.store.models import HandPlayer
 from tests.server.conftest import Demo, demo_server, play_hands
+from tests.server.test_export_pokerstars import NAMES, dead_button_hand
 from tests.server.test_protocol_doc import check_server_message
 
 SEAT = 5  # the demo table's house bots hold seats 0 to 3
@@ -324,6 +326,36 @@ async def test_an_account_sees_its_hands_from_any_connection(demo: Demo) -> None
         reply = await ask(again, type="hand", hand_id=hand["id"])
     assert hand["hand_number"] == live.played[0]
     assert reply["events"] == live.hand(live.played[0])
+
+
+async def test_a_hands_text_has_the_button_and_small_blind_its_events_have(
+    tmp_path: Path,
+) -> None:
+    """A dead button and a small blind nobody posted, which PHH does not record: the
+    PokerStars text says what the events (the table's) say. The reply is built as
+    ``hand`` builds it, from the stored hand."""
+    hand = dead_button_hand()
+    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'store.db'}") as store:
+        names = [NAMES[s] for s in hand.seats]
+        ids = await store.ensure_players(names)
+        table_id = await store.ensure_table("dead", {"small_blind": 5, "big_blind": 10})
+        now = dt.datetime.now(dt.UTC)
+        hand_id = await store.write_hand(
+            hand_rows(hand, table_id=table_id, player_ids=[ids[n] for n in names], names=names,
+                      started_at=now, ended_at=now)
+        )  # fmt: skip
+        stored = await store.stored_hand(hand_id)
+    for position in range(len(names)):
+        seen = seen_from(
+            stored.info, position, seats=stored.seats, button=stored.button_seat,
+            small_blind=stored.small_blind,
+        )  # fmt: skip
+        started = seen.events[0]
+        assert isinstance(started, HandStarted)
+        assert (started.button, started.small_blind, started.big_blind) == (1, 5, 10)
+        lines = seen.pokerstars.splitlines()
+        assert "Hold'em No Limit (5/10) - " in lines[0]
+        assert lines[1] == "Table 'dead' 6-max Seat #2 is the button"
 
 
 @pytest.mark.parametrize("kind", ["hands", "hand"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import datetime as dt
 import json
 import warnings
 from pathlib import Path
@@ -12,9 +13,12 @@ import pytest
 
 from engine import history
 from server.cli import main
+from server.config import database_url
 from server.export import ohh
+from server.store import Store, hand_rows
 from tests.conftest import SHARED_DATA
 from tests.server.conftest import create_pg_database, drop_pg_database
+from tests.server.test_export_pokerstars import NAMES, dead_button_hand
 
 PLURIBUS = SHARED_DATA / "phh" / "pluribus"
 
@@ -136,6 +140,35 @@ def test_export_each_format(
     assert len(documents) == 2
     for document in documents:
         ohh.validate(document)
+
+
+def test_exports_have_the_tables_button_and_small_blind(
+    capsys: pytest.CaptureFixture[str], sqlite_db: str
+) -> None:
+    """A dead button (seat 2 is empty) and a small blind of 5 that nobody posted: PHH
+    records neither, the store has both."""
+    hand = dead_button_hand()
+
+    async def write() -> int:
+        async with Store.open(database_url(sqlite_db), upgrade=True) as store:
+            names = [NAMES[s] for s in hand.seats]
+            ids = await store.ensure_players(names)
+            table_id = await store.ensure_table("dead", {"small_blind": 5, "big_blind": 10})
+            now = dt.datetime.now(dt.UTC)
+            return await store.write_hand(
+                hand_rows(hand, table_id=table_id, player_ids=[ids[n] for n in names],
+                          names=names, started_at=now, ended_at=now)
+            )  # fmt: skip
+
+    hand_id = str(asyncio.run(write()))
+    for argv in (["show"], ["export", "--format", "pokerstars"]):
+        code, out, _ = run(capsys, "hands", *argv, "--db", sqlite_db, hand_id)
+        assert code == 0
+        assert "Hold'em No Limit (5/10) - " in out.splitlines()[0]
+        assert out.splitlines()[1] == "Table 'dead' 6-max Seat #2 is the button"
+    _, out, _ = run(capsys, "hands", "export", "--db", sqlite_db, hand_id, "--format", "ohh")
+    document = json.loads(out)["ohh"]
+    assert (document["dealer_seat"], document["small_blind_amount"]) == (2, 5)
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from sqlalchemy import func, inspect, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from engine import Hand, history
+from server.export import pokerstars
 from server.store import (
     HandRows,
     HandWriter,
@@ -32,6 +33,7 @@ from server.store.models import Action, Base, HandPlayer, LedgerEntry
 from server.store.models import Hand as HandRow
 from tests.conftest import SHARED_DATA
 from tests.server.conftest import create_pg_database, drop_pg_database, play_hands
+from tests.server.test_export_pokerstars import dead_button_hand
 
 NOW = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.UTC)
 PLURIBUS = SHARED_DATA / "phh" / "pluribus"
@@ -258,6 +260,28 @@ async def test_a_players_hands_page_by_id_and_leave_out_imported_and_older_hands
         ):
             with pytest.raises(UnknownHandError, match=f"no hand with id {hand_id}"):
                 await store.stored_hand(hand_id, **narrowed)  # type: ignore[arg-type]
+
+
+async def test_a_stored_hands_info_has_the_tables_button_and_small_blind(db_url: str) -> None:
+    """PHH records neither; the exporters get them from the hand's row: here a dead
+    button (seat 2, from 1, is empty) and a small blind of 5 that nobody posted."""
+    hand = dead_button_hand()
+    pluribus = history.load((PLURIBUS / "30" / "3.phh").read_text())
+    async with Store.open(db_url, upgrade=True) as store:
+        ids = await store.ensure_players(NAMES)
+        table_id = await store.ensure_table("dead", {"small_blind": 5, "big_blind": 10})
+        played = await store.hand_info(await store.write_hand(rows_of(hand, table_id, ids)))
+        await store.import_histories([("pluribus", "pluribus/30", pluribus)])
+        (summary,) = await store.list_hands(imported=True)
+        imported = await store.hand_info(summary.id)
+    assert (played.button, played.small_blind, played.seats) == (2, 5, (5, 6, 1))
+    assert pokerstars.render(played).splitlines()[:2] == [
+        f"PokerStars Hand #{played.hand_id}:  Hold'em No Limit (5/10) - "
+        "2026/11/21 12:00:00 UTC [2026/11/21 7:00:00 ET]",
+        "Table 'dead' 6-max Seat #2 is the button",
+    ]
+    # An imported history's button is its last player's, its small blind the smallest.
+    assert (imported.button, imported.small_blind) == (imported.seats[-1], 50)
 
 
 async def test_an_import_never_half_imports_a_hand(db_url: str, tmp_path: Path) -> None:
