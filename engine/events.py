@@ -52,7 +52,10 @@ class Street(IntEnum):
 @dataclass(frozen=True, slots=True)
 class HandStarted:
     """A hand begins. ``seats`` are the players dealt in, in order from the seat left of the
-    button (the button last); ``stacks`` are their stacks before any forced bet."""
+    button (the button last); ``stacks`` are their stacks before any forced bet.
+    ``big_blind_seat`` is the blind that opens the betting: preflop, the first to act is
+    the next player (a newcomer's big blind posted elsewhere does not move it; with no
+    blind, the button)."""
 
     hand_number: int
     button: int
@@ -61,6 +64,7 @@ class HandStarted:
     small_blind: int
     big_blind: int
     ante: int
+    big_blind_seat: int
 
 
 @dataclass(frozen=True, slots=True)

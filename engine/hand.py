@@ -214,6 +214,11 @@ class Hand:
             raise IllegalActionError("the hand has already started")
         self.started = True
         s = self.setup
+        blind_order = sorted([(a, p) for p, a in enumerate(s.blinds) if a])
+        if s.big_blind_position is not None:
+            opener = s.big_blind_position
+        else:
+            opener = blind_order[-1][1] if blind_order else self.n - 1
         events: list[Event] = [
             HandStarted(
                 hand_number=s.hand_number,
@@ -223,9 +228,9 @@ class Hand:
                 small_blind=s.small_blind,
                 big_blind=s.big_blind,
                 ante=max(s.antes),
+                big_blind_seat=s.seats[opener],
             )
         ]
-        blind_order = sorted([(a, p) for p, a in enumerate(s.blinds) if a])
         if not s.big_blind_ante and any(s.antes):
             self._post_antes(events)
         # Callers owe the full big blind even when the big blind is all in for less
@@ -255,10 +260,6 @@ class Hand:
         self.current_bet = max(owed, *self.bets)
         for p in range(self.n):
             events.append(HoleCardsDealt(self.seats[p], self.holes[p]))
-        if s.big_blind_position is not None:
-            opener = s.big_blind_position
-        else:
-            opener = blind_order[-1][1] if blind_order else self.n - 1
         self._continue(events, self._next_to_act(opener))
         self.log.extend(events)
         return events

@@ -101,7 +101,11 @@ def renumbered(event: Event, position: dict[int, int]) -> Event:
     if hasattr(event, "seat"):
         changes["seat"] = position[event.seat]
     if isinstance(event, HandStarted):
-        changes |= {"seats": tuple(range(len(event.seats))), "button": len(event.seats) - 1}
+        changes |= {
+            "seats": tuple(range(len(event.seats))),
+            "button": len(event.seats) - 1,
+            "big_blind_seat": position[event.big_blind_seat],
+        }
     if isinstance(event, PotAwarded):
         changes["eligible"] = tuple(position[s] for s in event.eligible)
         changes["shares"] = tuple((position[s], a) for s, a in event.shares)
