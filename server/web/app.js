@@ -75,7 +75,7 @@ class TableModel {
     this.blinds = {};      // seat -> "SB" | "BB"
     this.dead = {};        // seat -> dead money: dead blinds, a big-blind ante
     this.antes = [];       // [seat, amount] of each ante posted
-    this.bigBlind = null;  // the seat of the hand's big blind (not a newcomer's)
+    this.owed = 0;         // the bet to match this street, at least (the full big blind)
   }
 
   seat(n) { return this.view && this.view.seats.find((s) => s.seat === n); }
@@ -129,7 +129,10 @@ class TableModel {
         this.results = [];
         this.acted = new Set();
         this.resetHand();
-        this.lastActor = null;
+        this.lastActor = e.big_blind_seat; // preflop, the player after it acts first
+        // Callers owe the full big blind, even when it is posted all in for less, or not
+        // at all by a player all in from an ante (docs/rules.md F3).
+        this.owed = e.big_blind;
         this.log.push({ hand: e.hand_number, text: `Hand #${e.hand_number}: blinds ${chips(e.small_blind)}/${chips(e.big_blind)}${e.ante ? `, ante ${chips(e.ante)}` : ""}; ${this.name(e.button)} has the button` });
         break;
       case "forced_bet_posted":
@@ -138,10 +141,6 @@ class TableModel {
         if (e.kind === "big_blind") this.blinds[e.seat] = "BB";
         if (e.kind === "dead_blind") this.dead[e.seat] = (this.dead[e.seat] || 0) + e.increment;
         if (e.kind === "ante") this.antes.push([e.seat, e.increment]);
-        // Action starts left of the big blind: the hand's own, posted first, not a
-        // newcomer's or a returning player's posted after it.
-        if (e.kind === "big_blind" && this.bigBlind === null) this.lastActor = this.bigBlind = e.seat;
-        if (e.kind === "small_blind" && this.bigBlind === null) this.lastActor = e.seat;
         this.line(`${who} posts ${BLIND_NAMES[e.kind] || e.kind} of ${chips(e.increment)}`);
         break;
       case "hole_cards_dealt":
@@ -160,6 +159,7 @@ class TableModel {
         v.board = e.board;
         v.street = e.street;
         for (const s of v.seats) s.street_total = 0; // the street just played is in the pots now
+        this.owed = 0;
         this.acted = new Set();
         this.lastActor = this.order[this.order.length - 1]; // first to act: left of the button
         this.line(`${e.street[0].toUpperCase()}${e.street.slice(1)}: ${e.board.join(" ")}`);
@@ -240,7 +240,7 @@ class TableModel {
     const v = this.view;
     const live = this.order.map((n) => this.seat(n)).filter((s) => s && s.in_hand && !s.folded);
     if (live.length < 2) return null;
-    const bet = Math.max(...live.map((s) => s.street_total));
+    const bet = Math.max(this.owed, ...live.map((s) => s.street_total));
     const able = live.filter((s) => !s.all_in);
     if (!able.length || (able.length === 1 && able[0].street_total >= bet)) return null;
     const start = this.order.indexOf(this.lastActor);

@@ -1,15 +1,18 @@
 """The browser client's table model against the engine: fed the events of many random
-hands (all-ins, side pots, folds, uncalled bets), the page must show the pots, stacks,
-bets and the player to act that the engine's own view gives, after every action."""
+sessions (antes of both kinds, dead buttons and dead blinds, newcomers, players sitting
+out and back in, all-ins, side pots, folds, uncalled bets), the page must show the pots,
+stacks, bets and the player to act that the engine's own view gives, after every
+change."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from playwright.sync_api import Page
 
-from engine import Deck, Table, TableConfig
+from engine import AnteKind, ButtonRule, Deck, EngineError, Event, Table, TableConfig
 from server import protocol
 from server.bots.strategies import RandomBot
 from tests.web.conftest import LiveServer
@@ -32,43 +35,56 @@ def public_view(table: Table) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def random_hands(count: int, seed: int) -> list[dict[str, Any]]:
-    """Hands at a 6-seat table with short and deep stacks, played by random bots: for
-    each, the view before it and, after each action, the events and the view."""
-    rng = random.Random(seed)
-    hands = []
-    for _ in range(count):
-        table = Table(
-            TableConfig(small_blind=50, big_blind=100, seats=6, min_buy_in=50, max_buy_in=10_000)
+def random_session(rng: random.Random, hands: int) -> dict[str, Any]:
+    """``hands`` hands at a 6-seat table of a random ante kind and button rule, played by
+    random bots, with players of short and deep stacks coming (posting at once or waiting
+    for the big blind), sitting out and back in (posting what they owe or not) and busting
+    between hands: the view before, and after each change its events and the view."""
+    stacks = [60, 150, 400, 1_000, 2_500, 10_000]
+    ante_kind = rng.choice(list(AnteKind))
+    table = Table(
+        TableConfig(
+            small_blind=50, big_blind=100, seats=6, min_buy_in=50, max_buy_in=10_000,
+            ante=0 if ante_kind is AnteKind.NONE else rng.choice([10, 25, 100]),
+            ante_kind=ante_kind, button_rule=rng.choice(list(ButtonRule)),
         )
-        players = rng.sample(range(6), rng.randint(2, 6))
-        for seat in players:  # short stacks go all in from the blinds or soon after
-            table.sit_down(seat, rng.choice([60, 150, 400, 1_000, 2_500, 10_000]))
-        before = protocol.view_body(table.view(None), NAMES)
-        steps = [table.start_hand(Deck.shuffled(rng))]
-        views = [public_view(table)]
-        bot = RandomBot(seed=rng.randrange(1 << 30))
+    )  # fmt: skip
+    for seat in rng.sample(range(6), rng.randint(2, 6)):
+        table.sit_down(seat, rng.choice(stacks))
+    before = protocol.view_body(table.view(None), NAMES)
+    steps: list[dict[str, Any]] = []
+
+    def step(events: list[Event]) -> None:
+        bodies = [protocol.event_body(e) for e in events]
+        steps.append({"events": bodies, "view": public_view(table)})
+
+    bot = RandomBot(seed=rng.randrange(1 << 30))
+    for _ in range(hands):
+        free = [s for s in range(6) if s not in table.occupied()]
+        if free and rng.random() < 0.3:
+            step(table.sit_down(rng.choice(free), rng.choice(stacks),
+                                wait_for_big_blind=rng.random() < 0.5))  # fmt: skip
+        for seat in table.occupied():
+            if rng.random() < 0.1:
+                if table.is_sitting_out(seat):
+                    step(table.sit_in(seat, post=rng.random() < 0.5))
+                else:
+                    step(table.sit_out(seat))
+        try:
+            step(table.start_hand(Deck.shuffled(rng)))
+        except EngineError:
+            continue  # fewer than two players can play this time
         while table.hand_in_progress and table.to_act is not None:
             menu = table.legal_actions(table.to_act)
             assert menu is not None
-            steps.append(table.apply(bot.act(table.view(menu.seat), menu)))
-            views.append(public_view(table))
-        hands.append(
-            {
-                "before": before,
-                "steps": [
-                    {"events": [protocol.event_body(e) for e in events], "view": view}
-                    for events, view in zip(steps, views, strict=True)
-                ],
-            }
-        )
-    return hands
+            step(table.apply(bot.act(table.view(menu.seat), menu)))
+    return {"before": before, "steps": steps}
 
 
-SHOWN = """(hands) => hands.map((hand) => {
+SHOWN = """(sessions) => sessions.map((session) => {
   const t = new TableModel("t");
-  t.setSnapshot({ seq: 0, summary: null, view: hand.before });
-  return hand.steps.map((step) => {
+  t.setSnapshot({ seq: 0, summary: null, view: session.before });
+  return session.steps.map((step) => {
     for (const e of step.events) t.apply(e);
     const v = t.view;
     return {
@@ -81,15 +97,20 @@ SHOWN = """(hands) => hands.map((hand) => {
 })"""
 
 
-def test_the_pages_table_model_matches_the_engine_hand_after_hand(
+def test_the_pages_table_model_matches_the_engine_action_after_action(
     live_server: LiveServer, page: Page
 ) -> None:
     page.goto(live_server.url)
-    hands = random_hands(500, seed=54)
-    shown = page.evaluate(SHOWN, hands)
-    side_pots = 0
-    for n, (hand, seen) in enumerate(zip(hands, shown, strict=True)):
-        for k, (step, view) in enumerate(zip(hand["steps"], seen, strict=True)):
-            assert view == step["view"], f"hand {n}, after action {k}: {step['events']}"
-            side_pots += len(step["view"]["pots"]) > 1
-    assert side_pots > 20  # the hands did make side pots
+    rng = random.Random(54)
+    sessions = [random_session(rng, hands=12) for _ in range(60)]
+    shown = page.evaluate(SHOWN, sessions)
+    seen_kinds: Counter[str] = Counter()
+    for n, (session, seen) in enumerate(zip(sessions, shown, strict=True)):
+        for k, (step, view) in enumerate(zip(session["steps"], seen, strict=True)):
+            assert view == step["view"], f"session {n}, step {k}: {step['events']}"
+            kinds = [e.get("kind") for e in step["events"]]
+            seen_kinds["side pots"] += len(step["view"]["pots"]) > 1
+            seen_kinds["dead blinds"] += "dead_blind" in kinds
+            seen_kinds["big-blind antes"] += kinds.count("ante") == 1
+            seen_kinds["antes"] += kinds.count("ante") > 1
+    assert min(seen_kinds.values()) >= 3, seen_kinds  # the sessions had each of them
