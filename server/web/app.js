@@ -372,6 +372,7 @@ class App {
     this.clockTimer = null;
     this.drawQueued = false;
     this.viewer = null;
+    this.handsPage = 50; // hands listed at a time under My hands
     window.addEventListener("hashchange", () => this.route());
     this.conn.open();
   }
@@ -794,16 +795,25 @@ class App {
     const box = h("div", { "data-testid": "hands" }, "Loading your hands…");
     this.main.replaceChildren(h("section", {}, h("h2", {}, "Your recent hands"), box));
     if (!this.conn.player) { box.textContent = "Say who you are in the lobby to see your hands."; return; }
+    const rows = h("tbody");
+    const more = h("button", { "data-testid": "more-hands" }, "Older hands");
+    const page = async (before) => {
+      const r = await this.conn.request({ type: "hands", limit: this.handsPage, ...(before ? { before } : {}) });
+      rows.append(...r.hands.map((x) => h("tr", { "data-hand": x.id },
+        h("td", {}, `#${x.hand_number}`), h("td", {}, x.table), h("td", {}, new Date(x.started_at).toLocaleString()),
+        h("td", {}, x.board.map((c) => card(c, "small"))), h("td", {}, chips(x.pot)),
+        h("td", { class: x.net > 0 ? "won" : x.net < 0 ? "lost" : "" }, `${x.net > 0 ? "+" : ""}${chips(x.net)}`),
+        h("td", {}, h("a", { class: "button", href: `#/hand/${x.id}`, "data-testid": "replay" }, "Replay")))));
+      // A full page may have more behind it: hands come newest first, ids falling.
+      more.hidden = r.hands.length < this.handsPage;
+      more.onclick = () => page(r.hands[r.hands.length - 1].id).catch((err) => { more.textContent = err.message; });
+      return r.hands.length;
+    };
     try {
-      const r = await this.conn.request({ type: "hands", limit: 50 });
-      if (!r.hands.length) { box.textContent = "No hands yet."; return; }
+      if (!(await page(null))) { box.textContent = "No hands yet."; return; }
       box.replaceChildren(h("table", { class: "list" },
         h("thead", {}, h("tr", {}, ["Hand", "Table", "When", "Board", "Pot", "You", ""].map((x) => h("th", {}, x)))),
-        h("tbody", {}, r.hands.map((x) => h("tr", { "data-hand": x.id },
-          h("td", {}, `#${x.hand_number}`), h("td", {}, x.table), h("td", {}, new Date(x.started_at).toLocaleString()),
-          h("td", {}, x.board.map((c) => card(c, "small"))), h("td", {}, chips(x.pot)),
-          h("td", { class: x.net > 0 ? "won" : x.net < 0 ? "lost" : "" }, `${x.net > 0 ? "+" : ""}${chips(x.net)}`),
-          h("td", {}, h("a", { class: "button", href: `#/hand/${x.id}`, "data-testid": "replay" }, "Replay")))))));
+        rows), more);
     } catch (err) {
       box.textContent = `Cannot list your hands: ${err.message}`;
     }
