@@ -660,7 +660,7 @@ class App {
         h("div", { class: "who" }, badges, h("span", { class: "name" }, s.name)),
         h("div", { class: "stack", "data-testid": `stack-${n}` }, chips(s.stack), s.all_in ? " all in" : ""),
         s.sitting_out ? h("div", { class: "muted" }, "sitting out") : null,
-        turn ? h("div", { class: "clock", "data-clock": n }, h("i")) : null,
+        turn ? h("div", { class: "clock", "data-testid": "clock" }, h("i"), h("span")) : null,
         s.street_total ? h("div", { class: "bet", "data-testid": `bet-${n}` }, chips(s.street_total)) : null));
     }
     return out;
@@ -679,18 +679,11 @@ class App {
     const bank = mine ? t.request.time_bank_seconds : 0;
     const used = (performance.now() - started) / 1000;
     const left = decision - used;
-    const bar = el.firstChild;
-    if (left > 0) {
-      el.setAttribute("data-left", left.toFixed(0));
-      el.lastChild?.nodeType === 3 ? (el.lastChild.textContent = ` ${Math.ceil(left)}s`) : el.append(` ${Math.ceil(left)}s`);
-      bar.style.width = `${Math.max(0, (100 * left) / decision)}%`;
-      el.classList.remove("bank");
-    } else {
-      const inBank = Math.max(0, bank + left);
-      el.classList.add("bank");
-      el.lastChild?.nodeType === 3 ? (el.lastChild.textContent = ` time bank ${Math.ceil(inBank)}s`) : el.append(` time bank ${Math.ceil(inBank)}s`);
-      bar.style.width = bank ? `${(100 * inBank) / bank}%` : "0%";
-    }
+    const [bar, label] = el.children;
+    const inBank = Math.max(0, bank + Math.min(0, left));
+    el.classList.toggle("bank", left <= 0);
+    label.textContent = left > 0 ? `${Math.ceil(left)}s` : `time bank ${Math.ceil(inBank)}s`;
+    bar.style.width = `${left > 0 ? (100 * left) / decision : bank ? (100 * inBank) / bank : 0}%`;
   }
 
   /** The controls, kept across redraws while the decision is the same, so that a raise

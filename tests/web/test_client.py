@@ -141,6 +141,11 @@ def test_a_player_plays_hands_to_showdown_by_clicking_and_sees_only_their_own_ca
             screenshot(page, "table-mid-hand")
 
     play_hands(page, stations, 3, look)
+    # Our clock counts down the table's 30 seconds.
+    expect(page.get_by_test_id("your-turn")).to_be_visible(timeout=10_000)
+    expect(page.locator(f"[data-testid=seat-{ME}] [data-testid=clock]")).to_have_text(
+        re.compile(r"^(30|29|28)s$")
+    )
     expect(page.get_by_test_id("hand-name").first).to_be_visible()  # "with Two Pair, ..."
     shown = {(e["hand_number"], e["seat"]): e["cards"] for e in frames.events("cards_shown")}
     mine = {e["hand_number"]: e["cards"] for e in frames.events("hole_cards_dealt") if e["cards"]}
@@ -332,3 +337,17 @@ def test_a_stored_hand_opens_in_the_viewer_and_steps_through(
         viewer.get_by_test_id("download-pokerstars").click()
     assert "Dealt to alice" in Path(stars.value.path()).read_text()
     PageLog.of(page).assert_clean(stations.url)
+
+
+def test_the_clock_counts_down_the_decision_then_the_time_bank(tmp_path: Path, page: Page) -> None:
+    settings = ServerSettings(house_think_seconds=0.01)
+    with serve_in_thread(
+        tmp_path / "clock.db", bots=STATIONS, seats=4, settings=settings,
+        decision_seconds=1, time_bank_seconds=5,
+    ) as live:  # fmt: skip
+        sign_in(page, live, "alice")
+        sit(page, buy_in=10_000)
+        clock = page.locator(f"[data-testid=seat-{ME}] [data-testid=clock]")
+        expect(clock).to_have_text("1s", timeout=10_000)
+        expect(clock).to_have_text(re.compile(r"^time bank [1-5]s$"), timeout=3_000)
+        expect(clock).to_have_class(re.compile(r"\bbank\b"))
