@@ -450,11 +450,8 @@ class PokerServer:
             raise TableError("no_hand", f"no hand {hand_id} that you played") from None
         position = stored.info.players.index(player.name)
         # About a millisecond of replaying and rendering: less than a hop to a thread.
-        seen = seen_from(
-            stored.info, position, seats=stored.seats, button=stored.button_seat,
-            small_blind=stored.small_blind,
-        )  # fmt: skip
-        return protocol.hand_body(stored, stored.seats[position], seen)
+        seen = seen_from(stored.info, position)
+        return protocol.hand_body(stored, stored.info.engine_seats[position], seen)
 
     def _forget(self, session: Session) -> None:
         """Drop a gone connection's identity unless its player still holds a seat (and so

@@ -55,6 +55,11 @@ class HandInfo:
         """The button's seat at the table, from 1."""
         return self.seats[-1] if self.button is None else self.button
 
+    @property
+    def engine_seats(self) -> tuple[int, ...]:
+        """``seats`` numbered as the engine and the protocol number them: from 0."""
+        return tuple(seat - 1 for seat in self.seats)
+
     def replay(self) -> Replay:
         """The hand played through the engine, with the table's small blind. The seats are
         the players' positions (0 is ``p1``), so an event's seat indexes ``players``."""

@@ -10,8 +10,7 @@ would show every card (docs/fairness.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine import Event, history, redact
 from server.export import HandInfo, pokerstars
@@ -28,23 +27,20 @@ class SeenHand:
     pokerstars: str
 
 
-def seen_from(
-    info: HandInfo, position: int, *, seats: Sequence[int], button: int, small_blind: int
-) -> SeenHand:
+def seen_from(info: HandInfo, position: int) -> SeenHand:
     """``info``'s hand as the player at ``position`` (PHH order: 0 is ``p1``) saw it.
-    ``seats`` (table seats in PHH order), ``button`` and ``small_blind`` are the table's,
-    which PHH does not record; with them the replay's events are the table's own.
+    The replay is at the table's seats, button and small blind, from ``info`` (PHH
+    records neither the button nor the small blind), so its events are the table's own.
 
     Raises :class:`engine.HistoryError` if the history does not replay."""
-    played = history.replay(info.history, seats=seats, button=button, small_blind=small_blind)
-    seat = seats[position]
+    seats = info.engine_seats
+    played = history.replay(
+        info.history, seats=seats, button=info.button_seat - 1, small_blind=info.small_blind
+    )
     seen = history.redact(info.history, position)
     seen.fields.pop(SEED_FIELD, None)
     return SeenHand(
-        events=[redact(event, seat) for event in played.events],
+        events=[redact(event, seats[position]) for event in played.events],
         phh=history.dump(seen),
-        # The text's button and small blind are the events' (PHH records neither).
-        pokerstars=pokerstars.render(
-            replace(info, button=button + 1, small_blind=small_blind), hero=position
-        ),
+        pokerstars=pokerstars.render(info, hero=position),
     )

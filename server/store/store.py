@@ -94,21 +94,14 @@ class HandSummary:
 
 @dataclass(frozen=True)
 class StoredHand:
-    """A stored hand: its history and context for the exporters, and what its row in
-    ``hands`` keeps beside them (what PHH does not record: the button may be dead; the
-    exporters have the button and the small blind in ``info`` too)."""
+    """A stored hand: its history and context for the exporters (with the table's seats,
+    button and small blind, which PHH does not record), and what else its row in
+    ``hands`` keeps."""
 
     info: HandInfo
     hand_number: int
-    button_seat: int
-    small_blind: int
     big_blind: int
     ante: int
-
-    @property
-    def seats(self) -> tuple[int, ...]:
-        """Each player's seat at the table (from 0), in position order."""
-        return tuple(seat - 1 for seat in self.info.seats)  # HandInfo's count from 1
 
 
 @dataclass
@@ -736,9 +729,7 @@ class Store:
             button=row.button_seat + 1,
             small_blind=row.small_blind,
         )
-        return StoredHand(
-            info, row.hand_number, row.button_seat, row.small_blind, row.big_blind, row.ante
-        )
+        return StoredHand(info, row.hand_number, row.big_blind, row.ante)
 
 
 def _narrowed(

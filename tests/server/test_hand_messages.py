@@ -346,10 +346,7 @@ async def test_a_hands_text_has_the_button_and_small_blind_its_events_have(
         )  # fmt: skip
         stored = await store.stored_hand(hand_id)
     for position in range(len(names)):
-        seen = seen_from(
-            stored.info, position, seats=stored.seats, button=stored.button_seat,
-            small_blind=stored.small_blind,
-        )  # fmt: skip
+        seen = seen_from(stored.info, position)
         started = seen.events[0]
         assert isinstance(started, HandStarted)
         assert (started.button, started.small_blind, started.big_blind) == (1, 5, 10)
