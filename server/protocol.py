@@ -316,9 +316,9 @@ def hands_body(hands: Sequence[HandSummary], player: str) -> dict[str, Any]:
                 "started_at": _utc(hand.started_at),
                 "pot": hand.pot,
                 "board": [hand.board[i : i + 2] for i in range(0, len(hand.board), 2)],
-                "seat": hand.seats[position],
+                "seat": hand.engine_seats[position],
                 "net": hand.players[position][1],
-                "players": _players_body(names, hand.seats),
+                "players": _players_body(names, hand.engine_seats),
             }
         )
     return {"type": "hands", "hands": listed}

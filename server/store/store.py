@@ -88,8 +88,9 @@ class HandSummary:
     currency: str | None
     players: tuple[tuple[str, int], ...]
     """(name, net) for each player, in position order."""
-    seats: tuple[int, ...]
-    """Each player's seat at the table (from 0), in position order."""
+    engine_seats: tuple[int, ...]
+    """Each player's seat at the table as the engine and the protocol number them (from 0),
+    in position order."""
 
 
 @dataclass(frozen=True)

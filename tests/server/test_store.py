@@ -237,7 +237,7 @@ async def test_a_players_hands_page_by_id_and_leave_out_imported_and_older_hands
         mine = await store.list_hands(player="player0", imported=False, limit=100)
         assert [h.id for h in mine] == [i for i, _ in played[::-1]]
         for summary, (_, hand) in zip(mine, played[::-1], strict=True):
-            assert summary.seats == hand.seats
+            assert summary.engine_seats == hand.seats
             assert summary.players == tuple(
                 (NAMES[s], hand.stacks[p] - hand.setup.stacks[p]) for p, s in enumerate(hand.seats)
             )
