@@ -301,6 +301,19 @@ def _utc(moment: dt.datetime) -> str:
     return moment.astimezone(dt.UTC).isoformat()
 
 
+def summary_body(hand: HandSummary) -> dict[str, Any]:
+    """What every JSON summary of a stored hand begins with: an item of the reply to
+    ``hands``, and one of ``pokerroom hands list --json`` (each adds its own board and
+    players)."""
+    return {
+        "id": hand.id,
+        "table": hand.table,
+        "hand_number": hand.hand_number,
+        "started_at": _utc(hand.started_at),
+        "pot": hand.pot,
+    }
+
+
 def hands_body(hands: Sequence[HandSummary], player: str) -> dict[str, Any]:
     """The reply to ``hands``: each hand ``player`` played, with their seat and result
     (chips won or lost) in it; players in order from the first left of the button."""
@@ -310,11 +323,7 @@ def hands_body(hands: Sequence[HandSummary], player: str) -> dict[str, Any]:
         position = names.index(player)
         listed.append(
             {
-                "id": hand.id,
-                "table": hand.table,
-                "hand_number": hand.hand_number,
-                "started_at": _utc(hand.started_at),
-                "pot": hand.pot,
+                **summary_body(hand),
                 "board": [hand.board[i : i + 2] for i in range(0, len(hand.board), 2)],
                 "seat": hand.engine_seats[position],
                 "net": hand.players[position][1],

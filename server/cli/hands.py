@@ -21,6 +21,7 @@ from engine import EngineError, history
 from server.cli.common import Parser, UsageError, add_command, emit, phh_files
 from server.config import database_url
 from server.export import HandInfo, ohh, pokerstars
+from server.protocol import summary_body
 from server.store import HandSummary, Store, migrate
 
 T = TypeVar("T")
@@ -73,12 +74,10 @@ def _money(amount: int, scale: int, currency: str | None) -> str:
 
 
 def _summary_json(h: HandSummary) -> dict[str, Any]:
+    # The protocol's summary, with what an imported hand's amounts need (scale, currency),
+    # every player's net, and the board as stored (one string).
     return {
-        "id": h.id,
-        "table": h.table,
-        "hand_number": h.hand_number,
-        "started_at": h.started_at.isoformat(),
-        "pot": h.pot,
+        **summary_body(h),
         "scale": h.scale,
         "currency": h.currency,
         "board": h.board,
