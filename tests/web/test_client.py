@@ -224,6 +224,7 @@ def test_the_table_fits_a_phone_and_a_player_sits_out_and_back_in(
     page = new_page()
     page.set_viewport_size({"width": 390, "height": 844})
     sign_in(page, stations, "alice")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the lobby fits
     sit(page, buy_in=10_000)
     expect(page.get_by_test_id("your-turn")).to_be_visible(timeout=10_000)
     # Nothing sticks out sideways, and the buttons are on screen.
@@ -336,6 +337,11 @@ def test_a_stored_hand_opens_in_the_viewer_and_steps_through(
     with page.expect_download() as stars:
         viewer.get_by_test_id("download-pokerstars").click()
     assert "Dealt to alice" in Path(stars.value.path()).read_text()
+    page.set_viewport_size({"width": 390, "height": 844})  # the viewer and list on a phone
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.get_by_role("link", name="My hands").click()
+    expect(rows.first).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     PageLog.of(page).assert_clean(stations.url)
 
 
