@@ -65,6 +65,7 @@ bench: $(VENV)/.installed-bench
 lock:
 	uv pip compile pyproject.toml --python-version 3.11 --extra dev -o requirements/dev.txt
 	uv pip compile pyproject.toml --python-version 3.11 --extra dev --extra bench -o requirements/bench.txt
+	uv pip compile pyproject.toml --python-version 3.11 -c requirements/dev.txt -o requirements/server.txt
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis artifacts
