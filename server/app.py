@@ -29,6 +29,7 @@ from websockets.protocol import State
 
 from engine import AnteKind, ButtonRule, EngineError, TableConfig
 from server import protocol, web
+from server.bus import EventBus, LocalBus
 from server.export.seat import seen_from
 from server.store import HandWriter, Store, StoreError, UnknownHandError
 from server.tables import Player, TableError, TableRunner, TableSettings, store_with
@@ -196,6 +197,8 @@ class PokerServer:
     settings: ServerSettings = field(default_factory=ServerSettings)
     tables: dict[str, TableRunner] = field(default_factory=dict)
     db_tables: dict[str, int] = field(default_factory=dict)
+    bus: EventBus = field(default_factory=LocalBus)
+    """Where tables publish their public events, lobby summaries and finished hands."""
 
     def __post_init__(self) -> None:
         self._group: asyncio.TaskGroup | None = None
@@ -228,7 +231,9 @@ class PokerServer:
             reconnect_grace_seconds=self.settings.reconnect_grace_seconds,
             **clock,  # type: ignore[arg-type]
         )
-        runner = TableRunner(settings, house_think_seconds=self.settings.house_think_seconds)
+        runner = TableRunner(
+            settings, house_think_seconds=self.settings.house_think_seconds, bus=self.bus
+        )
         # The id is taken before the database is awaited: another table created meanwhile
         # with the same name gets the next one, not this one.
         self.tables[table_id] = runner
@@ -265,7 +270,8 @@ class PokerServer:
     async def _play_table(self, runner: TableRunner, db_id: int) -> None:
         assert self._writer is not None
         writer = self._writer
-        runner.store_hand = store_with(writer, db_id, runner.settings.table_id)
+        runner.store_hand = store_with(writer, db_id, runner.settings.table_id, self.bus)
+        runner.publish_summary()  # in the lobby of whoever follows the bus
 
         async def record(player_id: int, amount: int, reason: str) -> None:
             await writer.record(player_id, db_id, amount, reason)

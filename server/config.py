@@ -3,6 +3,9 @@
 The database is, in order: the ``--db`` option, the ``POKERROOM_DB`` environment
 variable, then an SQLite file ``pokerroom.db`` in the working directory. Plain
 ``postgresql://`` and ``sqlite:///`` URLs get their async drivers (asyncpg, aiosqlite).
+
+The event bus is the ``--bus`` option, else ``POKERROOM_BUS``, else ``local`` (in the
+process); ``mqtt://host:port`` publishes to an MQTT broker.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ import os
 
 DEFAULT_DB = "sqlite+aiosqlite:///pokerroom.db"
 DB_ENV = "POKERROOM_DB"
+DEFAULT_BUS = "local"
+BUS_ENV = "POKERROOM_BUS"
 
 
 def database_url(option: str | None = None) -> str:
@@ -24,3 +29,8 @@ def database_url(option: str | None = None) -> str:
         if url.startswith(plain):
             return driver + url[len(plain) :]
     return url
+
+
+def bus_url(option: str | None = None) -> str:
+    """The event bus to use: ``local`` or ``mqtt://host:port``."""
+    return option or os.environ.get(BUS_ENV) or DEFAULT_BUS

@@ -26,12 +26,17 @@ from engine import (
     Event,
     Fold,
     HandEnded,
+    PlayerSat,
+    PlayerSatIn,
+    PlayerSatOut,
+    PlayerStood,
     Table,
     TableConfig,
     history,
     redact,
 )
 from server import protocol
+from server.bus import EventBus, LocalBus, hand_topic, lobby_topic, table_events_topic
 from server.fairness import Shuffle
 from server.store import HandWriter, hand_rows
 
@@ -118,6 +123,7 @@ class _Command:
 
 
 RECENT_SECONDS = 3600.0  # the lobby's statistics cover the last hour
+_LOBBY_EVENTS = (PlayerSat, PlayerStood, PlayerSatOut, PlayerSatIn)  # change the summary
 
 HandStore = Callable[[Table, dict[int, Player], dt.datetime, Shuffle], Awaitable[None]]
 """Stores a finished hand: the table, who sat where, when it started, its shuffle."""
@@ -136,6 +142,8 @@ class TableRunner:
     """A hand's secret seed and deck (docs/fairness.md); tests may fix the seeds."""
     house_think_seconds: float = 0.2
     """How long house bots wait before acting, so people can follow them."""
+    bus: EventBus = field(default_factory=LocalBus)
+    """Where the table's public events and lobby summary go beyond its subscribers."""
     table: Table = field(init=False)
     seats: dict[int, _Seat] = field(default_factory=dict, init=False)
     waiting: deque[tuple[Player, int, Subscriber]] = field(default_factory=deque, init=False)
@@ -234,6 +242,7 @@ class TableRunner:
             log.exception("table %s stopped by an error", self.settings.table_id)
         finally:
             self.halt()
+            self.bus.publish(lobby_topic(self.settings.table_id), b"", retain=True)  # gone
             await self._cash_out_everyone()
 
     def halt(self) -> None:
@@ -419,6 +428,7 @@ class TableRunner:
                 self._stand_up(seat)
         self.leaving.clear()
         await self._flush_ledger()
+        self.publish_summary()  # a hand more played, and who left
 
     async def _cash_out_everyone(self) -> None:
         """The table has stopped: whoever is seated leaves with their chips (the ledger's
@@ -482,19 +492,17 @@ class TableRunner:
         hand_number = self.table.hand_number
         table_id = self.settings.table_id
         batches: dict[Subscriber, list[str]] = {session: [] for session in self.subscribers}
+        public = table_events_topic(table_id) if self.bus.active else None
         for event in events:
             self.seq += 1
             self.log.append((self.seq, hand_number, event))
             texts: dict[bool, str] = {}  # as dealt, and redacted
             for session, seat in self.subscribers.items():
-                seen = redact(event, seat)
-                text = texts.get(seen is event)
-                if text is None:
-                    text = texts[seen is event] = protocol.dumps(
-                        {"type": "event", "table": table_id, "seq": self.seq,
-                         "hand_number": hand_number, "event": protocol.event_body(seen)}
-                    )  # fmt: skip
-                batches[session].append(text)
+                batches[session].append(self._event_text(texts, event, seat, hand_number))
+            if public is not None:  # as a spectator sees it: no card that was not shown
+                self.bus.publish(public, self._event_text(texts, event, None, hand_number).encode())
+        if any(isinstance(event, _LOBBY_EVENTS) for event in events):
+            self.publish_summary()
         ended = any(isinstance(event, HandEnded) for event in events)
         for session, batch in batches.items():
             self._deliver(session, partial(session.send_table, table_id, hand_number, batch))
@@ -503,6 +511,25 @@ class TableRunner:
         if ended:
             while self.log and self.log[0][1] <= hand_number - self.settings.hands_kept:
                 self.log.popleft()
+
+    def _event_text(
+        self, texts: dict[bool, str], event: Event, seat: int | None, hand_number: int
+    ) -> str:
+        """The event message as ``seat`` may see it, serialized once per redaction."""
+        seen = redact(event, seat)
+        text = texts.get(seen is event)
+        if text is None:
+            text = texts[seen is event] = protocol.dumps(
+                {"type": "event", "table": self.settings.table_id, "seq": self.seq,
+                 "hand_number": hand_number, "event": protocol.event_body(seen)}
+            )  # fmt: skip
+        return text
+
+    def publish_summary(self) -> None:
+        """The lobby's view of the table, retained on the bus for whoever looks later."""
+        if self.bus.active:
+            summary = protocol.dumps(self.summary()).encode()
+            self.bus.publish(lobby_topic(self.settings.table_id), summary, retain=True)
 
     def _deliver(self, session: Subscriber, send: Callable[[], None]) -> None:
         """Send to one subscriber; a failure drops that subscriber, never the table."""
@@ -733,8 +760,12 @@ class TableRunner:
         return {}
 
 
-def store_with(writer: HandWriter, table_id: int, table_name: str) -> HandStore:
-    """A :data:`HandStore` writing finished hands, with their seeds, through ``writer``."""
+def store_with(
+    writer: HandWriter, table_id: int, table_name: str, bus: EventBus | None = None
+) -> HandStore:
+    """A :data:`HandStore` writing finished hands, with their seeds, through ``writer``;
+    once a hand is committed, its summary goes to ``bus`` (no hole card: the events topic
+    has the cards that were shown)."""
 
     async def store(
         table: Table, players: dict[int, Player], started: dt.datetime, shuffle: Shuffle
@@ -745,18 +776,29 @@ def store_with(writer: HandWriter, table_id: int, table_name: str) -> HandStore:
         written = history.from_hand(hand, players=names)
         written.fields["table"] = table_name
         written.fields.update(shuffle.phh_fields())
-        await writer.write(
-            hand_rows(
-                hand,
-                table_id=table_id,
-                player_ids=[players[s].id for s in hand.seats],
-                names=names,
-                started_at=started,
-                ended_at=dt.datetime.now(dt.UTC),
-                history_text=history.dump(written),
-                deck_commitment=shuffle.commitment,
-                seed=shuffle.seed.hex(),
-            )
+        rows = hand_rows(
+            hand,
+            table_id=table_id,
+            player_ids=[players[s].id for s in hand.seats],
+            names=names,
+            started_at=started,
+            ended_at=dt.datetime.now(dt.UTC),
+            history_text=history.dump(written),
+            deck_commitment=shuffle.commitment,
+            seed=shuffle.seed.hex(),
         )
+        hand_id = await writer.write(rows)
+        if bus is not None and bus.active:
+            summary = {
+                "id": hand_id, "table": table_name, "hand_number": hand.setup.hand_number,
+                "started_at": started.isoformat(), "ended_at": rows.hand["ended_at"].isoformat(),
+                "pot": rows.hand["pot"], "board": [str(c) for c in hand.board],
+                "deck_commitment": shuffle.commitment,
+                "players": [
+                    {"seat": p["seat"], "name": name, "net": p["net"]}
+                    for p, name in zip(rows.players, names, strict=True)
+                ],
+            }  # fmt: skip
+            bus.publish(hand_topic(hand_id), protocol.dumps(summary).encode())
 
     return store

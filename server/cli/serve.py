@@ -15,8 +15,9 @@ from typing import Any
 from engine import TableConfig
 from server.app import PokerServer, ServerSettings
 from server.bots import load_bot
+from server.bus import check_bus, open_bus
 from server.cli.common import Parser, UsageError, add_command
-from server.config import database_url
+from server.config import bus_url, database_url
 from server.store import Store
 
 DEMO_BOTS = {
@@ -33,8 +34,8 @@ async def serve(args: argparse.Namespace) -> None:
         host=args.host, port=args.port,
         messages_per_second=args.messages_per_second, burst=args.burst,
     )  # fmt: skip
-    async with Store.open(database_url(args.db)) as store:
-        app = PokerServer(store, settings)
+    async with open_bus(args.bus) as bus, Store.open(database_url(args.db)) as store:
+        app = PokerServer(store, settings, bus=bus)
         async with app.running() as server:
             if args.demo:
                 runner = await app.create_table(
@@ -58,6 +59,11 @@ async def serve(args: argparse.Namespace) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    args.bus = bus_url(args.bus)
+    try:
+        check_bus(args.bus)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     run: Callable[[Coroutine[Any, Any, None]], None] = asyncio.run
     if args.loop != "asyncio" and importlib.util.find_spec("uvloop"):
         run = importlib.import_module("uvloop").run  # ~10 % less CPU a hand (bench/server.py)
@@ -73,6 +79,10 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks one)")
     p.add_argument("--db", help="database URL (default: $POKERROOM_DB, then sqlite pokerroom.db)")
     p.add_argument("--demo", action="store_true", help="add a demo table of house bots")
+    p.add_argument(
+        "--bus", help="where table events go: local (the default, or $POKERROOM_BUS) or "
+        "mqtt://host:port (docs/protocol.md, Events on MQTT)",
+    )  # fmt: skip
     p.add_argument(
         "--loop", choices=["auto", "uvloop", "asyncio"], default="auto",
         help="event loop: uvloop where installed (the default, auto), or asyncio's own",

@@ -1,0 +1,138 @@
+"""Publishing table events, lobby summaries and finished hands beyond the process.
+
+One small seam, :class:`EventBus`, with two implementations: :class:`LocalBus` (the
+default: in the process, for whoever subscribes here) and ``server.bus.mqtt.MqttBus``
+(an MQTT broker, through aiomqtt; the only module that imports it). Publishing never
+waits and never raises: a table never waits on the bus, and a bus that cannot keep up
+drops messages and counts them (``dropped``). Topics (docs/protocol.md, "Events on
+MQTT") are built here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Protocol
+
+from server.bus.mqtt import MqttBus  # the only module that imports aiomqtt
+
+__all__ = [
+    "EventBus",
+    "LocalBus",
+    "check_bus",
+    "hand_topic",
+    "lobby_topic",
+    "open_bus",
+    "table_events_topic",
+    "topic_matches",
+]
+
+PREFIX = "pokerroom/v1"
+
+
+def table_events_topic(table_id: str) -> str:
+    """A table's public events (no hole card that was not shown)."""
+    return f"{PREFIX}/tables/{table_id}/events"
+
+
+def lobby_topic(table_id: str) -> str:
+    """A table's summary, retained; empty when the table has closed."""
+    return f"{PREFIX}/lobby/tables/{table_id}"
+
+
+def hand_topic(hand_id: int) -> str:
+    """A finished hand's summary, once it is committed."""
+    return f"{PREFIX}/hands/{hand_id}"
+
+
+class EventBus(Protocol):
+    """Where a server publishes what others may follow."""
+
+    dropped: int
+    """Messages given up on: a full queue, a subscriber that does not keep up."""
+
+    @property
+    def active(self) -> bool:
+        """Whether anyone may receive what is published: when not, publishers may skip
+        the work of building messages."""
+        ...
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> None:
+        """Hand a message over, at once: never waits, never raises. ``retain``: the last
+        such message on the topic is kept for whoever subscribes later."""
+        ...
+
+
+def topic_matches(pattern: str, topic: str) -> bool:
+    """MQTT matching: ``+`` is one level, a final ``#`` any number (zero included)."""
+    want, have = pattern.split("/"), topic.split("/")
+    for i, part in enumerate(want):
+        if part == "#":
+            return True
+        if i >= len(have) or (part != "+" and part != have[i]):
+            return False
+    return len(want) == len(have)
+
+
+class LocalBus:
+    """The in-process bus: subscribers in this process get what is published, each
+    through a bounded queue (a subscriber that does not read loses messages, counted in
+    ``dropped``, and never holds a table up). Retained messages are kept as MQTT keeps
+    them: the last one per topic, delivered to each new subscriber first."""
+
+    def __init__(self, queue_size: int = 10_000) -> None:
+        self.queue_size = queue_size
+        self.dropped = 0
+        self._subscribers: list[tuple[str, asyncio.Queue[tuple[str, bytes]]]] = []
+        self._retained: dict[str, bytes] = {}
+
+    @property
+    def active(self) -> bool:
+        return bool(self._subscribers)
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> None:
+        if retain:
+            if payload:
+                self._retained[topic] = payload
+            else:  # an empty retained message clears the topic, as in MQTT
+                self._retained.pop(topic, None)
+        for pattern, queue in self._subscribers:
+            if topic_matches(pattern, topic):
+                try:
+                    queue.put_nowait((topic, payload))
+                except asyncio.QueueFull:
+                    self.dropped += 1
+
+    @contextlib.asynccontextmanager
+    async def subscribe(self, pattern: str) -> AsyncIterator[asyncio.Queue[tuple[str, bytes]]]:
+        """A queue of ``(topic, payload)`` for the topics matching ``pattern``, for the
+        duration of the block; retained messages first."""
+        queue: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(self.queue_size)
+        for topic, payload in self._retained.items():
+            if topic_matches(pattern, topic):
+                queue.put_nowait((topic, payload))
+        entry = (pattern, queue)
+        self._subscribers.append(entry)
+        try:
+            yield queue
+        finally:
+            self._subscribers.remove(entry)
+
+
+def check_bus(url: str) -> None:
+    """:class:`ValueError` unless ``url`` names a bus: ``local`` or ``mqtt://host[:port]``."""
+    if url != "local":
+        MqttBus.address(url)
+
+
+@contextlib.asynccontextmanager
+async def open_bus(url: str) -> AsyncIterator[EventBus]:
+    """The bus a URL names (see :func:`check_bus`). An MQTT broker is connected to in the
+    background: one that is down now is retried, and the server starts anyway."""
+    check_bus(url)
+    if url == "local":
+        yield LocalBus()
+    else:
+        async with MqttBus.connect(url) as bus:
+            yield bus

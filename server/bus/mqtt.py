@@ -1,0 +1,119 @@
+"""The MQTT bus: what the server publishes goes to a broker, through aiomqtt.
+
+Publishing puts the message on a bounded queue and returns; one task sends the queue
+to the broker. When the broker goes away the task reconnects (0.5 s, doubling to 5 s)
+and the queue holds what is published meanwhile, up to ``queue_size`` messages; past
+that, new messages are dropped and counted in ``dropped``. Messages go at QoS 0: one the
+broker had not received when the connection broke is lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from urllib.parse import urlsplit
+
+import aiomqtt
+
+log = logging.getLogger("pokerroom")
+
+__all__ = ["MqttBus"]
+
+
+class MqttBus:
+    """An :class:`server.bus.EventBus` publishing to an MQTT broker."""
+
+    def __init__(self, host: str, port: int, queue_size: int = 10_000) -> None:
+        self.host, self.port = host, port
+        self.dropped = 0
+        self.published = 0
+        self.connected = asyncio.Event()
+        self._queue: asyncio.Queue[tuple[str, bytes, bool]] = asyncio.Queue(queue_size)
+
+    @property
+    def active(self) -> bool:
+        return True  # subscribers are elsewhere: always publish
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def connect(cls, url: str, queue_size: int = 10_000) -> AsyncIterator[MqttBus]:
+        """A bus sending to the broker at ``mqtt://host[:port]`` until the block ends."""
+        bus = cls(*cls.address(url), queue_size)
+        sender = asyncio.create_task(bus._send_forever(), name="mqtt bus")
+        try:
+            yield bus
+        finally:
+            await bus._drain(timeout=2.0)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sender
+
+    @staticmethod
+    def address(url: str) -> tuple[str, int]:
+        """The broker's host and port; :class:`ValueError` for anything but
+        ``mqtt://host[:port]``."""
+        try:
+            parts = urlsplit(url)
+            port = parts.port or 1883
+        except ValueError:
+            port = 0
+        if parts.scheme != "mqtt" or not parts.hostname or not port:
+            raise ValueError(f"unknown bus {url!r}: give local or mqtt://host:port")
+        return parts.hostname, port
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> None:
+        try:
+            self._queue.put_nowait((topic, payload, retain))
+        except asyncio.QueueFull:
+            self.dropped += 1
+
+    async def _drain(self, timeout: float) -> None:
+        """At shutdown: give the queue a moment to reach a connected broker."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                while not self._queue.empty() and self.connected.is_set():
+                    await asyncio.sleep(0.01)
+
+    async def _send_forever(self) -> None:
+        pause = 0.5
+        down = False  # an outage is logged once, not at every retry
+        while True:
+            try:
+                async with (
+                    aiomqtt.Client(self.host, self.port) as client,
+                    asyncio.TaskGroup() as tg,
+                ):
+                    self.connected.set()
+                    pause = 0.5
+                    if down:
+                        log.warning("MQTT broker %s:%d is back", self.host, self.port)
+                        down = False
+                    tg.create_task(self._watch(client))
+                    tg.create_task(self._send(client))
+            except* aiomqtt.MqttError as failed:
+                self.connected.clear()
+                if not down:
+                    log.warning(
+                        "MQTT broker %s:%d unreachable (%s); tables play on, events wait "
+                        "(up to %d) and publishing resumes when it is back",
+                        self.host, self.port, failed.exceptions[0], self._queue.maxsize,
+                    )  # fmt: skip
+                    down = True
+                await asyncio.sleep(pause)
+                pause = min(2 * pause, 5.0)
+
+    async def _send(self, client: aiomqtt.Client) -> None:
+        while True:
+            topic, payload, retain = await self._queue.get()
+            await client.publish(topic, payload, retain=retain, timeout=2.0)
+            self.published += 1
+
+    @staticmethod
+    async def _watch(client: aiomqtt.Client) -> None:
+        """Notice a lost connection at once, not at the next publish's timeout: the
+        message iterator (we subscribe to nothing) raises when the connection drops."""
+        async for _ in client.messages:
+            pass
+        raise aiomqtt.MqttError("the connection ended")
