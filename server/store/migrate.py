@@ -16,7 +16,10 @@ from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+# An installed wheel carries the migrations inside the package; a checkout (and an
+# editable install) has them at its root.
+_PACKAGED = Path(__file__).resolve().parent / "migrations"
+MIGRATIONS = _PACKAGED if _PACKAGED.is_dir() else Path(__file__).resolve().parents[2] / "migrations"
 
 
 class MigrationError(Exception):
