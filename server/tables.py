@@ -501,7 +501,7 @@ class TableRunner:
                 batches[session].append(self._event_text(texts, event, seat, hand_number))
             if public is not None:  # as a spectator sees it: no card that was not shown
                 self.bus.publish(public, self._event_text(texts, event, None, hand_number).encode())
-        if any(isinstance(event, _LOBBY_EVENTS) for event in events):
+        if public is not None and any(isinstance(event, _LOBBY_EVENTS) for event in events):
             self.publish_summary()
         ended = any(isinstance(event, HandEnded) for event in events)
         for session, batch in batches.items():

@@ -28,7 +28,6 @@ class MqttBus:
     def __init__(self, host: str, port: int, queue_size: int = 10_000) -> None:
         self.host, self.port = host, port
         self.dropped = 0
-        self.published = 0
         self.connected = asyncio.Event()
         self._queue: asyncio.Queue[tuple[str, bytes, bool]] = asyncio.Queue(queue_size)
 
@@ -108,7 +107,6 @@ class MqttBus:
         while True:
             topic, payload, retain = await self._queue.get()
             await client.publish(topic, payload, retain=retain, timeout=2.0)
-            self.published += 1
 
     @staticmethod
     async def _watch(client: aiomqtt.Client) -> None:
