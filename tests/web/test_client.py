@@ -59,12 +59,18 @@ def sign_in(page: Page, live: LiveServer, name: str) -> None:
     expect(page.get_by_test_id("me")).to_have_text(name)
 
 
-def sit(page: Page, table: str = "demo", buy_in: int | None = None) -> None:
-    row = page.locator(f"tr[data-table={table}]")
-    if buy_in is not None:
-        row.locator("input[name=buy_in]").fill(str(buy_in))
+def sit(page: Page, buy_in: int) -> None:
+    """Take a seat at table "demo" from the lobby."""
+    row = page.locator("tr[data-table=demo]")
+    row.locator("input[name=buy_in]").fill(str(buy_in))
     row.get_by_test_id("sit").click()
     expect(page.get_by_test_id("room")).to_be_visible()
+
+
+def seated(page: Page, live: LiveServer) -> None:
+    """Alice, signed in as a guest, in the free seat of table "demo" with 10,000 chips."""
+    sign_in(page, live, "alice")
+    sit(page, buy_in=10_000)
 
 
 def check_or_call(page: Page, on_turn: Callable[[], None] = lambda: None) -> str:
@@ -131,8 +137,7 @@ def test_a_player_plays_hands_to_showdown_by_clicking_and_sees_only_their_own_ca
     stations: LiveServer, page: Page
 ) -> None:
     frames = Frames().watch(page)
-    sign_in(page, stations, "alice")
-    sit(page, buy_in=10_000)
+    seated(page, stations)
     seen: list[tuple[int, dict[int, list[str]]]] = []
 
     def look() -> None:
@@ -165,8 +170,7 @@ def test_raising_with_the_slider_presets_acts_for_that_amount(
     stations: LiveServer, page: Page
 ) -> None:
     frames = Frames().watch(page)
-    sign_in(page, stations, "alice")
-    sit(page, buy_in=10_000)
+    seated(page, stations)
     turn = page.get_by_test_id("your-turn")
     expect(turn).to_be_visible(timeout=10_000)
     amount = page.get_by_test_id("raise-amount")
@@ -205,8 +209,7 @@ def test_raising_with_the_slider_presets_acts_for_that_amount(
 def test_the_page_reconnects_after_the_server_drops_it_and_plays_on(
     stations: LiveServer, page: Page
 ) -> None:
-    sign_in(page, stations, "alice")
-    sit(page, buy_in=10_000)
+    seated(page, stations)
     check_or_call(page)
     assert stations.drop_connections() == 1
     expect(page.get_by_test_id("status")).to_have_text("reconnecting…", timeout=2_000)
@@ -253,10 +256,6 @@ def test_a_spectator_sees_no_hole_card_before_it_is_shown(stations: LiveServer, 
     while stations.call(lambda: stations.runner.finished_through) < goal:
         seen.append(visible_cards(page))
         page.wait_for_timeout(20)
-    shown = {(e["hand_number"], e["seat"]): e["cards"] for e in frames.events("cards_shown")}
-    for hand, cards in seen:
-        for seat, faces in cards.items():
-            assert not faces or faces == shown.get((hand, seat)), (hand, seat)
     # The last showdown's hands stay on show, face up, beside its result.
     expect(page.get_by_test_id("results")).to_be_visible()
     hand, lines = page.evaluate(  # in one go: the panel changes with every hand
@@ -267,6 +266,13 @@ def test_a_spectator_sees_no_hole_card_before_it_is_shown(stations: LiveServer, 
                     [...line.querySelectorAll("[data-card]")].map((c) => c.dataset.card)])];
         }"""
     )
+    # Playwright hands over the frames the page received a little after the page has
+    # them: let it catch up with what was on screen, then compare.
+    page.wait_for_timeout(300)
+    shown = {(e["hand_number"], e["seat"]): e["cards"] for e in frames.events("cards_shown")}
+    for seen_hand, cards in seen:
+        for seat, faces in cards.items():
+            assert not faces or faces == shown.get((seen_hand, seat)), (seen_hand, seat)
     assert lines  # at least the winner showed
     for seat, cards in lines:
         assert cards == shown[hand, seat]
@@ -291,8 +297,7 @@ def test_an_account_token_is_kept_in_the_browser(stations: LiveServer, page: Pag
 def test_a_stored_hand_opens_in_the_viewer_and_steps_through(
     stations: LiveServer, page: Page
 ) -> None:
-    sign_in(page, stations, "alice")
-    sit(page, buy_in=10_000)
+    seated(page, stations)
     play_hands(page, stations, 3, lambda: None)  # the first may have begun before we sat
     page.evaluate("window.pokerroom.handsPage = 1")  # a page of one: the list pages
     page.get_by_role("link", name="My hands").click()
@@ -351,8 +356,7 @@ def test_the_clock_counts_down_the_decision_then_the_time_bank(tmp_path: Path, p
         tmp_path / "clock.db", bots=STATIONS, seats=4, settings=settings,
         decision_seconds=1, time_bank_seconds=5,
     ) as live:  # fmt: skip
-        sign_in(page, live, "alice")
-        sit(page, buy_in=10_000)
+        seated(page, live)
         clock = page.locator(f"[data-testid=seat-{ME}] [data-testid=clock]")
         expect(clock).to_have_text("1s", timeout=10_000)
         expect(clock).to_have_text(re.compile(r"^time bank [1-5]s$"), timeout=3_000)
