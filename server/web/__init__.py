@@ -20,7 +20,6 @@ _TYPES = {
     "html": "text/html; charset=utf-8",
     "js": "text/javascript; charset=utf-8",
     "css": "text/css; charset=utf-8",
-    "svg": "image/svg+xml",
 }
 # The page may talk to this server only: scripts, styles and the websocket are its own.
 _POLICY = (
