@@ -28,7 +28,17 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Action", "Base", "Hand", "HandPlayer", "LedgerEntry", "Player", "TableRecord"]
+__all__ = [
+    "Action",
+    "Base",
+    "Hand",
+    "HandPlayer",
+    "HandVoid",
+    "LedgerEntry",
+    "Player",
+    "TableLease",
+    "TableRecord",
+]
 
 # Constraint names that are the same on every database, so migrations can name them.
 NAMING_CONVENTION = {
@@ -154,3 +164,38 @@ class LedgerEntry(Base):
     amount: Mapped[int] = mapped_column(BigInteger)
     reason: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TableLease(Base):
+    """Which server process hosts a live table, until when, and where its clients
+    connect. The holder renews it; once it has expired, any process may take the table
+    over (docs/operations.md, "Several server processes")."""
+
+    __tablename__ = "table_leases"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    holder: Mapped[str] = mapped_column(String(64))
+    """The hosting process's id (random, new at every start)."""
+    address: Mapped[str] = mapped_column(String(256))
+    """The websocket URL where the holder's clients connect."""
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class HandVoid(Base):
+    """A table that stopped without cashing its players out (its process died): the hand
+    it may have been playing is void, never dealt again under that number, and each
+    player got back what the ledger says they had at the table."""
+
+    __tablename__ = "hand_voids"
+    __table_args__ = (UniqueConstraint("table_id", "hand_number"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    hand_number: Mapped[int] = mapped_column(BigInteger)
+    holder: Mapped[str] = mapped_column(String(64))
+    """The process that was hosting the table."""
+    refunds: Mapped[dict[str, int]] = mapped_column(JSON)
+    """Player id (as text) -> the chips they got back."""
+    voided_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

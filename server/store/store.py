@@ -14,6 +14,7 @@ import datetime as dt
 import hashlib
 import logging
 import os
+import re
 import secrets
 import sqlite3
 import time
@@ -23,7 +24,8 @@ from typing import Any, TypeVar, cast
 
 import asyncpg
 import orjson
-from sqlalchemy import Connection, Select, Table, event, func, insert, select
+from sqlalchemy import Connection, Select, Table, delete, event, func, insert, select, update
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
@@ -32,13 +34,23 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from engine import EngineError, HistoryError, UnsupportedHistoryError, history
 from server.export import HandInfo
 from server.store import migrate
-from server.store.models import Action, Hand, HandPlayer, LedgerEntry, Player, TableRecord
+from server.store.models import (
+    Action,
+    Hand,
+    HandPlayer,
+    HandVoid,
+    LedgerEntry,
+    Player,
+    TableLease,
+    TableRecord,
+)
 from server.store.records import HandRows, hand_rows
 
 __all__ = [
     "HandSummary",
     "HandWriter",
     "ImportReport",
+    "Lease",
     "Store",
     "StoreError",
     "StoredHand",
@@ -53,11 +65,20 @@ HANDS = cast(Table, Hand.__table__)
 HAND_PLAYERS = cast(Table, HandPlayer.__table__)
 ACTIONS = cast(Table, Action.__table__)
 LEDGER = cast(Table, LedgerEntry.__table__)
+LEASES = cast(Table, TableLease.__table__)
+VOIDS = cast(Table, HandVoid.__table__)
 _Select = TypeVar("_Select", bound=Select[*tuple[Any, ...]])
+
+
+class _LeaseLost(Exception):
+    """A write for a table this process no longer hosts (another took it over)."""
+
 
 # Errors a write can meet: the database refusing these rows (retrying is no use), and the
 # database being unreachable, locked or restarting (retrying is).
-_REFUSED = (IntegrityError, asyncpg.IntegrityConstraintViolationError, sqlite3.IntegrityError)
+_REFUSED = (
+    IntegrityError, asyncpg.IntegrityConstraintViolationError, sqlite3.IntegrityError, _LeaseLost
+)  # fmt: skip
 _UNAVAILABLE = (
     OperationalError, InterfaceError, OSError, sqlite3.OperationalError,
     asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.OperatorInterventionError,
@@ -126,6 +147,23 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+@dataclass(frozen=True)
+class Lease:
+    """A table this process now hosts (:meth:`Store.take_table`)."""
+
+    table_id: int
+    name: str
+    config: dict[str, Any]
+    last_hand_number: int
+    """Hands from here on are numbered after this one (a voided hand's number included:
+    a number is never dealt twice)."""
+    voided: int | None
+    """The hand number voided because the table's last host stopped without cashing its
+    players out, if it did."""
+    refunds: dict[int, int]
+    """Player id -> the chips the ledger said they had at the table, given back."""
+
+
 LedgerRow = dict[str, Any]
 """A balance change outside a hand (a buy-in, a cash-out): a row of the ledger."""
 
@@ -142,9 +180,13 @@ class HandWriter:
     lock. A database that goes away is retried for ``retry_seconds`` (tables wait) before
     the writes fail."""
 
-    def __init__(self, store: Store, retry_seconds: float) -> None:
+    def __init__(self, store: Store, retry_seconds: float, holder: str | None) -> None:
         self.store = store
         self.retry_seconds = retry_seconds
+        # A server process's id: then every row for a table is written only while this
+        # process holds the table's lease, checked in the same transaction (fencing: a
+        # process another has taken a table from cannot write a late hand into it).
+        self.holder = holder
         self._pending: list[tuple[HandRows | LedgerRow, asyncio.Future[int | None]]] = []
         self._idle = asyncio.Event()  # no round is being written
         self._idle.set()
@@ -305,13 +347,28 @@ class HandWriter:
         # one implicit transaction (executemany): one round trip either way.
         if entries:
             columns = _CHILD_COLUMNS[LEDGER.name]
-            await self._driver.executemany(
-                _PG_WRITE_LEDGER, [[e[c] for c in columns] for e in entries]
-            )
+            rows = [[e[c] for c in columns] for e in entries]
+            if self.holder is None:
+                await self._driver.executemany(_PG_WRITE_LEDGER, rows)
+            else:  # one row back per entry written: fewer means a lease was lost
+                written = await self._driver.fetchmany(
+                    _PG_WRITE_LEDGER_LEASED, [[*r, self.holder] for r in rows]
+                )
+                if len(written) != len(entries):
+                    raise _LeaseLost("this server no longer hosts the table")
             return [None] * len(entries)
+        if self.holder is None:
+            statement, arguments = _PG_WRITE_HAND, [_pg_arguments(r) for r in hands]
+        else:
+            statement = _PG_WRITE_HAND_LEASED
+            arguments = [[*_pg_arguments(r), self.holder] for r in hands]
         if len(hands) == 1:
-            return [int(await self._driver.fetchval(_PG_WRITE_HAND, *_pg_arguments(hands[0])))]
-        records = await self._driver.fetchmany(_PG_WRITE_HAND, [_pg_arguments(r) for r in hands])
+            hand_id = await self._driver.fetchval(statement, *arguments[0])
+            records = [] if hand_id is None else [(hand_id,)]
+        else:
+            records = await self._driver.fetchmany(statement, arguments)
+        if len(records) != len(hands):  # a hand of a table this server no longer hosts
+            raise _LeaseLost("this server no longer hosts the table")
         return [int(r[0]) for r in records]
 
     def _checkpoint_later(self) -> None:
@@ -333,6 +390,13 @@ class HandWriter:
         assert conn is not None
         conn.execute("BEGIN IMMEDIATE")
         try:
+            if self.holder is not None:
+                for table_id in {r.hand["table_id"] for r in hands} | {
+                    e["table_id"] for e in entries if e["table_id"] is not None
+                }:
+                    held = conn.execute(_SQLITE_HELD, (table_id, self.holder)).fetchone()
+                    if held is None:
+                        raise _LeaseLost(f"this server no longer hosts table {table_id}")
             ids = []
             for rows in hands:
                 hand = _sqlite_row(rows.hand, _HAND_COLUMNS, None)
@@ -479,6 +543,138 @@ class Store:
                 self._tables[key] = row.scalar_one()
         return self._tables[key]
 
+    # -- table leases ----------------------------------------------------------------------
+
+    async def take_table(
+        self,
+        table_id: int,
+        holder: str,
+        address: str,
+        seconds: float,
+        config: dict[str, Any] | None = None,
+    ) -> Lease | None:
+        """Lease the table to ``holder`` for ``seconds``, unless another process holds a
+        lease on it that has not expired: then None.
+
+        Taking a table whose last host stopped without cashing its players out (it died)
+        settles what it left, in the same transaction: each player with chips at the
+        table by the ledger (buy-ins, hands stored, cash-outs) gets them back, and the
+        hand after the last stored one is recorded as void (``hand_voids``). ``config``
+        replaces the table's stored configuration.
+        """
+        now = dt.datetime.now(UTC)
+        until = now + dt.timedelta(seconds=seconds)
+        lease = {"holder": holder, "address": address, "expires_at": until}
+        async with self.engine.begin() as conn:
+            # Locked (PostgreSQL): of two processes taking the same table, one waits and
+            # then finds it taken; a hand being written for it finishes first.
+            current = (
+                await conn.execute(
+                    select(TableLease.holder, TableLease.expires_at)
+                    .where(TableLease.table_id == table_id)
+                    .with_for_update()
+                )
+            ).first()
+            if current is None:
+                make = sqlite_insert if self.is_sqlite else pg_insert
+                added = await conn.execute(
+                    make(LEASES).on_conflict_do_nothing(), {"table_id": table_id, **lease}
+                )
+                if added.rowcount != 1:
+                    return None  # another process took it a moment ago
+            elif current.holder != holder and _aware(current.expires_at) >= now:
+                return None
+            else:
+                await conn.execute(update(LEASES).where(LEASES.c.table_id == table_id), lease)
+            if config is not None:
+                await conn.execute(
+                    update(TableRecord).where(TableRecord.id == table_id).values(config=config)
+                )
+            record = (
+                await conn.execute(
+                    select(TableRecord.name, TableRecord.config).where(TableRecord.id == table_id)
+                )
+            ).one()
+            last = max(
+                (await conn.execute(
+                    select(func.max(Hand.hand_number)).where(Hand.table_id == table_id)
+                )).scalar() or 0,
+                (await conn.execute(
+                    select(func.max(HandVoid.hand_number)).where(HandVoid.table_id == table_id)
+                )).scalar() or 0,
+            )  # fmt: skip
+            owed = await conn.execute(
+                select(LedgerEntry.player_id, func.sum(LedgerEntry.amount))
+                .where(LedgerEntry.table_id == table_id)
+                .group_by(LedgerEntry.player_id)
+                .having(func.sum(LedgerEntry.amount) != 0)
+            )
+            refunds = {int(player): int(chips) for player, chips in owed.all()}
+            voided = None
+            if refunds:
+                voided = last = last + 1
+                await conn.execute(
+                    insert(LEDGER),
+                    [
+                        {"player_id": player, "table_id": table_id, "hand_id": None,
+                         "amount": -chips, "reason": "void_cash_out", "created_at": now}
+                        for player, chips in sorted(refunds.items())
+                    ],
+                )  # fmt: skip
+                await conn.execute(
+                    insert(VOIDS),
+                    {"table_id": table_id, "hand_number": voided,
+                     "holder": current.holder if current is not None else holder,
+                     "refunds": {str(p): c for p, c in sorted(refunds.items())},
+                     "voided_at": now},
+                )  # fmt: skip
+        return Lease(table_id, record.name, record.config, last, voided, refunds)
+
+    async def set_table_config(self, table_id: int, config: dict[str, Any]) -> None:
+        """Replace a table's stored configuration (what a process taking it over reads)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(TableRecord).where(TableRecord.id == table_id).values(config=config)
+            )
+
+    async def renew_leases(self, holder: str, seconds: float) -> set[int]:
+        """Extend every lease ``holder`` has; the tables it still holds."""
+        until = dt.datetime.now(UTC) + dt.timedelta(seconds=seconds)
+        async with self.engine.begin() as conn:
+            rows = await conn.execute(
+                update(LEASES)
+                .where(LEASES.c.holder == holder)
+                .values(expires_at=until)
+                .returning(LEASES.c.table_id)
+            )
+            return {int(table_id) for table_id in rows.scalars()}
+
+    async def hosts(self, *, other_than: str) -> dict[str, str]:
+        """Tables other processes host now: table id (its name) -> the host's address."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(TableRecord.name, TableLease.address)
+                .join(TableLease, TableLease.table_id == TableRecord.id)
+                .where(TableLease.holder != other_than)
+                .where(TableLease.expires_at >= dt.datetime.now(UTC))
+            )
+            return {name: address for name, address in rows.all()}  # noqa: C416
+
+    async def expired_leases(self) -> list[int]:
+        """Tables whose host has not renewed its lease in time: free to take over."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(TableLease.table_id).where(TableLease.expires_at < dt.datetime.now(UTC))
+            )
+            return [int(table_id) for table_id in rows.scalars()]
+
+    async def release_table(self, table_id: int, holder: str) -> None:
+        """Give a table's lease up (the table has stopped and cashed everyone out)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                delete(LEASES).where(LEASES.c.table_id == table_id, LEASES.c.holder == holder)
+            )
+
     async def _insert_missing(
         self, conn: AsyncConnection, model: Any, key: str, values: set[str], extra: dict[str, Any]
     ) -> None:
@@ -498,10 +694,13 @@ class Store:
             return await writer.write(rows)
 
     @contextlib.asynccontextmanager
-    async def writer(self, *, retry_seconds: float = 30.0) -> AsyncIterator[HandWriter]:
+    async def writer(
+        self, *, retry_seconds: float = 30.0, holder: str | None = None
+    ) -> AsyncIterator[HandWriter]:
         """A :class:`HandWriter` with its own connection; everything it was given is
-        committed when the block ends."""
-        writer = HandWriter(self, retry_seconds)
+        committed when the block ends. With ``holder``, a table's rows are written only
+        while that process holds its lease (:meth:`take_table`)."""
+        writer = HandWriter(self, retry_seconds, holder)
         try:
             yield writer
         finally:
@@ -829,11 +1028,43 @@ _PG_WRITE_HAND = (
 )
 
 
+def _pg_type(table: Table, column: str) -> str:
+    """A column's type for a cast, without a length: a cast to VARCHAR(n) would cut a
+    value short where the insert refuses it."""
+    return re.sub(r"\(\d+\)", "", table.c[column].type.compile(dialect=postgresql.dialect()))
+
+
+_PG_HELD = "SELECT 1 FROM table_leases WHERE table_id = {table} AND holder = {holder} FOR SHARE"
+# The same, for a server holding leases: the hand is inserted only while the lease on its
+# table is this server's, and the lease row stays locked until the commit, so a takeover
+# (which updates it) waits for the hand, or the hand for the takeover.
+_PG_WRITE_HAND_LEASED = _PG_WRITE_HAND.replace(
+    "WITH h AS (",
+    f"WITH lease AS ({_PG_HELD.format(table='$1', holder=f'${_N + 4}')}), h AS (",
+).replace(
+    f"VALUES ({', '.join(f'${i}' for i in range(1, _N + 1))})",
+    "SELECT "
+    + ", ".join(f"${i}::{_pg_type(HANDS, c)}" for i, c in enumerate(_HAND_COLUMNS, 1))
+    + " WHERE EXISTS (SELECT 1 FROM lease)",
+)
+
+
 _CHILD_COLUMNS = {t.name: _columns(t, ("id",)) for t in (HAND_PLAYERS, ACTIONS, LEDGER)}
 _PG_WRITE_LEDGER = (
     f"INSERT INTO ledger ({', '.join(_CHILD_COLUMNS['ledger'])}) "
     f"VALUES ({', '.join(f'${i}' for i in range(1, len(_CHILD_COLUMNS['ledger']) + 1))})"
 )
+_LEDGER_TABLE = f"${_CHILD_COLUMNS['ledger'].index('table_id') + 1}"
+_PG_WRITE_LEDGER_LEASED = (
+    f"INSERT INTO ledger ({', '.join(_CHILD_COLUMNS['ledger'])}) SELECT "
+    + ", ".join(f"${i}::{_pg_type(LEDGER, c)}" for i, c in enumerate(_CHILD_COLUMNS["ledger"], 1))
+    + f" WHERE {_LEDGER_TABLE}::bigint IS NULL OR EXISTS ("
+    + _PG_HELD.format(
+        table=f"{_LEDGER_TABLE}::bigint", holder=f"${len(_CHILD_COLUMNS['ledger']) + 1}"
+    )
+    + ") RETURNING 1"
+)
+_SQLITE_HELD = "SELECT 1 FROM table_leases WHERE table_id = ? AND holder = ?"
 # SQLite's statements for the hand writer (plain sqlite3: the hot path).
 _SQLITE_WRITE = {
     name: f"INSERT INTO {name} ({', '.join(cs)}) VALUES ({', '.join('?' * len(cs))})"

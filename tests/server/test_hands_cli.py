@@ -15,7 +15,7 @@ from engine import history
 from server.cli import main
 from server.config import database_url
 from server.export import ohh
-from server.store import Store, hand_rows
+from server.store import Store, hand_rows, migrate
 from tests.conftest import SHARED_DATA
 from tests.server.conftest import create_pg_database, drop_pg_database
 from tests.server.test_export_pokerstars import NAMES, dead_button_hand
@@ -204,13 +204,14 @@ def test_db_upgrade_current_and_downgrade_on_postgresql(capsys: pytest.CaptureFi
     try:
         code, _, err = run(capsys, "hands", "list", "--db", url)
         assert code == 2 and "run pokerroom db upgrade" in err  # operators migrate PostgreSQL
-        assert run(capsys, "db", "upgrade", "--db", url)[1].strip() == "upgrade: base -> 0002"
-        assert run(capsys, "db", "current", "--db", url)[1].strip() == "at revision 0002"
+        head = migrate.head()
+        assert run(capsys, "db", "upgrade", "--db", url)[1].strip() == f"upgrade: base -> {head}"
+        assert run(capsys, "db", "current", "--db", url)[1].strip() == f"at revision {head}"
         assert run(capsys, "hands", "import", "--db", url, str(PLURIBUS / "31" / "1.phh"))[0] == 0
         assert len(json.loads(run(capsys, "hands", "list", "--json", "--db", url)[1])) == 1
         assert (
             run(capsys, "db", "downgrade", "--db", url, "--revision", "base")[1].strip()
-            == "downgrade: 0002 -> base"
+            == f"downgrade: {head} -> base"
         )
     finally:
         asyncio.run(drop_pg_database(url))
