@@ -16,6 +16,14 @@ from collections.abc import AsyncIterator
 from typing import Protocol
 
 from server.bus.mqtt import MqttBus  # the only module that imports aiomqtt
+from server.bus.topics import (
+    hand_topic,
+    lobby_topic,
+    table_events_topic,
+    table_state_topic,
+    table_topics,
+    topic_matches,
+)
 
 __all__ = [
     "EventBus",
@@ -25,25 +33,10 @@ __all__ = [
     "lobby_topic",
     "open_bus",
     "table_events_topic",
+    "table_state_topic",
+    "table_topics",
     "topic_matches",
 ]
-
-PREFIX = "pokerroom/v1"
-
-
-def table_events_topic(table_id: str) -> str:
-    """A table's public events (no hole card that was not shown)."""
-    return f"{PREFIX}/tables/{table_id}/events"
-
-
-def lobby_topic(table_id: str) -> str:
-    """A table's summary, retained; empty when the table has closed."""
-    return f"{PREFIX}/lobby/tables/{table_id}"
-
-
-def hand_topic(hand_id: int) -> str:
-    """A finished hand's summary, once it is committed."""
-    return f"{PREFIX}/hands/{hand_id}"
 
 
 class EventBus(Protocol):
@@ -58,21 +51,24 @@ class EventBus(Protocol):
         the work of building messages."""
         ...
 
+    @property
+    def shared(self) -> bool:
+        """Whether other server processes publish here too (their tables' lobby lines and
+        events arrive through :meth:`subscribe`)."""
+        ...
+
     def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> None:
         """Hand a message over, at once: never waits, never raises. ``retain``: the last
         such message on the topic is kept for whoever subscribes later."""
         ...
 
-
-def topic_matches(pattern: str, topic: str) -> bool:
-    """MQTT matching: ``+`` is one level, a final ``#`` any number (zero included)."""
-    want, have = pattern.split("/"), topic.split("/")
-    for i, part in enumerate(want):
-        if part == "#":
-            return True
-        if i >= len(have) or (part != "+" and part != have[i]):
-            return False
-    return len(want) == len(have)
+    def subscribe(
+        self, pattern: str
+    ) -> contextlib.AbstractAsyncContextManager[asyncio.Queue[tuple[str, bytes]]]:
+        """A bounded queue of ``(topic, payload)`` for the topics matching ``pattern``
+        (``+`` one level, a final ``#`` any), retained messages first, for the duration
+        of the block."""
+        ...
 
 
 class LocalBus:
@@ -90,6 +86,10 @@ class LocalBus:
     @property
     def active(self) -> bool:
         return bool(self._subscribers)
+
+    @property
+    def shared(self) -> bool:
+        return False
 
     def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> None:
         if retain:

@@ -5,6 +5,10 @@ to the broker. When the broker goes away the task reconnects (0.5 s, doubling to
 and the queue holds what is published meanwhile, up to ``queue_size`` messages; past
 that, new messages are dropped and counted in ``dropped``. Messages go at QoS 0: one the
 broker had not received when the connection broke is lost.
+
+Subscribing (:meth:`MqttBus.subscribe`) gives a bounded queue of what the broker sends on
+the matching topics; subscriptions are renewed on every reconnection (retained messages
+then arrive again).
 """
 
 from __future__ import annotations
@@ -12,10 +16,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 import aiomqtt
+
+from server.bus.topics import topic_matches
 
 log = logging.getLogger("pokerroom")
 
@@ -30,10 +37,38 @@ class MqttBus:
         self.dropped = 0
         self.connected = asyncio.Event()
         self._queue: asyncio.Queue[tuple[str, bytes, bool]] = asyncio.Queue(queue_size)
+        self._subscriptions: list[tuple[str, asyncio.Queue[tuple[str, bytes]]]] = []
+        self._client: aiomqtt.Client | None = None  # while connected
 
     @property
     def active(self) -> bool:
         return True  # subscribers are elsewhere: always publish
+
+    @property
+    def shared(self) -> bool:
+        return True  # other server processes publish here too
+
+    @contextlib.asynccontextmanager
+    async def subscribe(self, pattern: str) -> AsyncIterator[asyncio.Queue[tuple[str, bytes]]]:
+        """A queue of ``(topic, payload)`` the broker sends on topics matching
+        ``pattern``, for the duration of the block. A subscriber that does not keep up
+        loses messages (counted in ``dropped``)."""
+        queue: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(self._queue.maxsize)
+        entry = (pattern, queue)
+        self._subscriptions.append(entry)
+        await self._tell_broker(lambda client: client.subscribe(pattern))
+        try:
+            yield queue
+        finally:
+            self._subscriptions.remove(entry)
+            if all(p != pattern for p, _ in self._subscriptions):
+                await self._tell_broker(lambda client: client.unsubscribe(pattern))
+
+    async def _tell_broker(self, call: Callable[[aiomqtt.Client], Any]) -> None:
+        """(Un)subscribe now if connected; if not, the reconnection subscribes anew."""
+        if self._client is not None:
+            with contextlib.suppress(aiomqtt.MqttError):
+                await call(self._client)
 
     @classmethod
     @contextlib.asynccontextmanager
@@ -84,6 +119,9 @@ class MqttBus:
                     aiomqtt.Client(self.host, self.port) as client,
                     asyncio.TaskGroup() as tg,
                 ):
+                    for pattern in {p for p, _ in self._subscriptions}:
+                        await client.subscribe(pattern)
+                    self._client = client
                     self.connected.set()
                     pause = 0.5
                     if down:
@@ -92,6 +130,7 @@ class MqttBus:
                     tg.create_task(self._watch(client))
                     tg.create_task(self._send(client))
             except* aiomqtt.MqttError as failed:
+                self._client = None
                 self.connected.clear()
                 if not down:
                     log.warning(
@@ -108,10 +147,16 @@ class MqttBus:
             topic, payload, retain = await self._queue.get()
             await client.publish(topic, payload, retain=retain, timeout=2.0)
 
-    @staticmethod
-    async def _watch(client: aiomqtt.Client) -> None:
-        """Notice a lost connection at once, not at the next publish's timeout: the
-        message iterator (we subscribe to nothing) raises when the connection drops."""
-        async for _ in client.messages:
-            pass
+    async def _watch(self, client: aiomqtt.Client) -> None:
+        """Hand what the broker sends to the subscribers, and notice a lost connection at
+        once, not at the next publish's timeout: the message iterator raises."""
+        async for message in client.messages:
+            topic = message.topic.value
+            payload = message.payload if isinstance(message.payload, bytes) else b""
+            for pattern, queue in self._subscriptions:
+                if topic_matches(pattern, topic):
+                    try:
+                        queue.put_nowait((topic, payload))
+                    except asyncio.QueueFull:
+                        self.dropped += 1
         raise aiomqtt.MqttError("the connection ended")

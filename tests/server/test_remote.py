@@ -1,0 +1,132 @@
+"""Following a table another process hosts (server/remote.py), on the in-process bus:
+the state to start from, events in order, a gap repaired, the table stopping or moving."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from server.bus import LocalBus, table_events_topic, table_state_topic
+from server.remote import RemoteTable
+from server.tables import TableError
+
+TABLE = "far"
+
+
+class Watcher:
+    """A session as a table sees it, keeping what it is sent."""
+
+    def __init__(self) -> None:
+        self.got: list[dict[str, Any]] = []
+        self.ended: list[int] = []
+
+    def send_table(self, table_id: str, hand_number: int, texts: Sequence[str]) -> None:
+        self.got += [json.loads(t) for t in texts]
+
+    def send(self, text: str, *, urgent: bool = False) -> None:
+        self.got.append(json.loads(text))
+
+    def hand_ended(self, table_id: str, hand_number: int) -> None:
+        self.ended.append(hand_number)
+
+    def stop_delay(self, table_id: str) -> None:
+        pass
+
+
+def state(seq: int, address: str = "ws://a/ws", hand: int = 1) -> bytes:
+    view = {"hand_number": hand, "hand_in_progress": True}
+    return json.dumps(
+        {"type": "snapshot", "table": TABLE, "seq": seq, "view": view,
+         "summary": {"id": TABLE, "address": address}}
+    ).encode()  # fmt: skip
+
+
+def event(seq: int, kind: str = "action_taken", hand: int = 1) -> bytes:
+    return json.dumps(
+        {"type": "event", "table": TABLE, "seq": seq, "hand_number": hand,
+         "event": {"type": kind}}
+    ).encode()  # fmt: skip
+
+
+async def settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+async def test_a_spectator_gets_the_state_then_each_later_event_once() -> None:
+    bus = LocalBus()
+    bus.publish(table_state_topic(TABLE), state(10), retain=True)
+    remote = RemoteTable(TABLE, bus)
+    task = asyncio.create_task(remote.follow())
+    watcher = Watcher()
+    snapshot = await remote.watch(watcher)
+    assert snapshot["seq"] == 10
+    for seq in (9, 10, 11, 12):  # older events are in the state already
+        bus.publish(table_events_topic(TABLE), event(seq))
+    bus.publish(table_state_topic(TABLE), state(12), retain=True)  # after the batch
+    bus.publish(table_events_topic(TABLE), event(13, "hand_ended"))
+    await settle()
+    assert [m["seq"] for m in watcher.got] == [11, 12, 13]
+    assert watcher.ended == [1]
+    task.cancel()
+
+
+async def test_a_lost_event_is_repaired_by_the_next_state() -> None:
+    bus = LocalBus()
+    bus.publish(table_state_topic(TABLE), state(1), retain=True)
+    remote = RemoteTable(TABLE, bus)
+    task = asyncio.create_task(remote.follow())
+    watcher = Watcher()
+    await remote.watch(watcher)
+    bus.publish(table_events_topic(TABLE), event(2))
+    bus.publish(table_events_topic(TABLE), event(4))  # 3 was lost
+    bus.publish(table_events_topic(TABLE), event(5))  # not passed on: the view is behind
+    bus.publish(table_state_topic(TABLE), state(5), retain=True)
+    bus.publish(table_events_topic(TABLE), event(6))
+    await settle()
+    assert [(m["type"], m["seq"]) for m in watcher.got] == [
+        ("event", 2), ("snapshot", 5), ("event", 6),
+    ]  # fmt: skip
+    task.cancel()
+
+
+async def test_a_table_that_stops_or_moves_is_closed_for_its_spectators() -> None:
+    for last, reason in ((b"", "closed"), (state(3, address="ws://b/ws"), "moved")):
+        bus = LocalBus()
+        bus.publish(table_state_topic(TABLE), state(2), retain=True)
+        remote = RemoteTable(TABLE, bus)
+        task = asyncio.create_task(remote.follow())
+        watcher = Watcher()
+        await remote.watch(watcher)
+        bus.publish(table_state_topic(TABLE), last, retain=True)
+        await asyncio.wait_for(task, 1)  # following ends
+        assert watcher.got == [{"type": "table_closed", "table": TABLE, "reason": reason}]
+
+
+async def test_a_table_whose_state_never_comes_is_unreachable() -> None:
+    remote = RemoteTable(TABLE, LocalBus(), ready_seconds=0.05)
+    task = asyncio.create_task(remote.follow())
+    with pytest.raises(TableError, match="not reachable") as refused:
+        await remote.watch(Watcher())
+    assert refused.value.code == "unreachable"
+    task.cancel()
+
+
+async def test_malformed_messages_are_skipped() -> None:
+    bus = LocalBus()
+    remote = RemoteTable(TABLE, bus)
+    task = asyncio.create_task(remote.follow())
+    bus.publish(table_state_topic(TABLE), b"not json", retain=True)
+    bus.publish(table_state_topic(TABLE), b'{"seq": 1}', retain=True)  # no summary
+    bus.publish(table_state_topic(TABLE), state(1), retain=True)
+    watcher = Watcher()
+    assert (await remote.watch(watcher))["seq"] == 1
+    bus.publish(table_events_topic(TABLE), b"[1, 2]")
+    bus.publish(table_events_topic(TABLE), event(2))
+    await settle()
+    assert [m["seq"] for m in watcher.got] == [2]
+    task.cancel()
