@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
 
+import orjson
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
@@ -29,9 +30,11 @@ from websockets.protocol import State
 
 from engine import AnteKind, ButtonRule, EngineError, TableConfig
 from server import protocol, web
-from server.bus import EventBus, LocalBus
+from server.bots import load_bot
+from server.bus import EventBus, LocalBus, lobby_topic
 from server.export.seat import seen_from
-from server.store import HandWriter, Store, StoreError, UnknownHandError
+from server.remote import RemoteTable, run_followed
+from server.store import HandWriter, Lease, Store, StoreError, UnknownHandError
 from server.tables import Player, TableError, TableRunner, TableSettings, store_with
 
 log = logging.getLogger("pokerroom")
@@ -62,6 +65,12 @@ class ServerSettings:
     not enough)."""
     idle_table_seconds: float = 300.0
     """A table a player created closes after this long with nobody seated or waiting."""
+    lease_seconds: float = 15.0
+    """How long a table's lease lasts unless renewed (a third of it apart): how soon
+    another process takes over the tables of one that died."""
+    advertise: str | None = None
+    """The websocket URL clients reach this process at, which the lobby gives players of
+    its tables (default ``ws://host:port/ws``)."""
 
 
 class _Bucket:
@@ -214,50 +223,102 @@ class PokerServer:
         self.created: Counter[int] = Counter()  # player id -> tables they created
         self.creators: dict[str, int] = {}  # table a player created -> who
         self.idle_since: dict[str, float] = {}  # such a table, empty since (monotonic)
+        # Several processes (docs/operations.md): this one's id in the table leases, its
+        # address, and the other processes' tables as their lobby lines on the bus.
+        self.holder = secrets.token_hex(8)
+        self.address = ""  # set once the socket is bound
+        self.elsewhere: dict[str, dict[str, Any]] = {}  # table id -> lobby line
+        # The tables other processes hold live leases on, and where (by the database, on
+        # each renewal): the lobby lists only these, whatever stale lines the bus keeps.
+        self.hosts: dict[str, str] = {}
+        self.followed: dict[str, RemoteTable] = {}  # tables elsewhere watched from here
 
     # -- tables -----------------------------------------------------------------------------
 
     async def create_table(self, name: str, config: TableConfig, **clock: float) -> TableRunner:
-        """A new table, running in its own task from now on."""
+        """A new table, running in its own task from now on. Its id comes from its name,
+        and is one no table in this process or another (by the leases) has."""
         base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:30] or "table"
-        table_id, n = base, 1
-        while table_id in self.tables:
+        n = 1
+        while True:
+            table_id = base if n == 1 else f"{base}-{n}"
             n += 1
-            table_id = f"{base}-{n}"
-        settings = TableSettings(
-            table_id=table_id,
-            name=name,
-            config=config,
-            reconnect_grace_seconds=self.settings.reconnect_grace_seconds,
-            **clock,  # type: ignore[arg-type]
+            if table_id in self.tables or table_id in self.hosts:
+                continue
+            settings = TableSettings(
+                table_id=table_id,
+                name=name,
+                config=config,
+                reconnect_grace_seconds=self.settings.reconnect_grace_seconds,
+                **clock,  # type: ignore[arg-type]
+            )
+            runner = self._runner_for(settings)
+            # The id is taken before the database is awaited: another table created
+            # meanwhile with the same name gets the next one, not this one.
+            self.tables[table_id] = runner
+            try:
+                db_id = await self.store.ensure_table(table_id, _table_json(settings))
+                lease = await self._take(db_id, _table_json(settings))
+            except BaseException:
+                del self.tables[table_id]
+                raise
+            if lease is None:  # another process hosts a table of this id
+                del self.tables[table_id]
+                continue
+            self._host(runner, lease)
+            return runner
+
+    def _runner_for(self, settings: TableSettings) -> TableRunner:
+        return TableRunner(
+            settings,
+            house_think_seconds=self.settings.house_think_seconds,
+            bus=self.bus,
+            address=self.address,
         )
-        runner = TableRunner(
-            settings, house_think_seconds=self.settings.house_think_seconds, bus=self.bus
+
+    async def _take(self, db_id: int, config: dict[str, Any] | None = None) -> Lease | None:
+        """The table's lease, if no other live process holds it (settling what a dead
+        one left: docs/operations.md)."""
+        lease = await self.store.take_table(
+            db_id, self.holder, self.address, self.settings.lease_seconds, config
         )
-        # The id is taken before the database is awaited: another table created meanwhile
-        # with the same name gets the next one, not this one.
+        if lease is not None and lease.voided is not None:
+            log.warning(
+                "table %s: hand %d voided (its server stopped without settling it); %d "
+                "players got their chips back", lease.name, lease.voided, len(lease.refunds),
+            )  # fmt: skip
+        return lease
+
+    def _host(self, runner: TableRunner, lease: Lease) -> None:
+        """Run a table this process holds the lease on. It numbers its hands on from the
+        last stored (or voided) one: hand numbers are unique per table."""
+        runner.number_hands_after(lease.last_hand_number)
+        table_id = runner.settings.table_id
         self.tables[table_id] = runner
-        try:
-            db_id = await self.store.ensure_table(table_id, _config_json(config, name))
-            # A table the database knows (the server restarted) numbers on from its last
-            # stored hand: hand numbers are unique per table.
-            runner.number_hands_after(await self.store.last_hand_number(db_id))
-        except BaseException:
-            del self.tables[table_id]
-            raise
-        self.db_tables[table_id] = db_id
+        self.db_tables[table_id] = lease.table_id
+        self.elsewhere.pop(table_id, None)
         assert self._group is not None
-        self._group.create_task(self._run_table(runner, db_id), name=f"table {table_id}")
-        return runner
+        self._group.create_task(self._run_table(runner, lease.table_id), name=f"table {table_id}")
 
     async def add_house_bots(
         self, runner: TableRunner, bots: dict[int, tuple[str, Any]], stack: int
     ) -> None:
-        """Seat bots that play inside the server: ``{seat: (name, strategy)}``."""
-        ids = await self.store.ensure_players(name for name, _ in bots.values())
-        players = {seat: (Player(ids[name], name), bot) for seat, (name, bot) in bots.items()}
-        for name, _ in bots.values():
+        """Seat bots that play inside the server: ``{seat: (name, bot)}``, a bot being a
+        strategy or the name :func:`server.bots.load_bot` knows it by. Named ones are
+        stored with the table: a process taking the table over seats them again."""
+        loaded = {
+            seat: (name, load_bot(bot) if isinstance(bot, str) else bot)
+            for seat, (name, bot) in bots.items()
+        }
+        ids = await self.store.ensure_players(name for name, _ in loaded.values())
+        players = {seat: (Player(ids[name], name), bot) for seat, (name, bot) in loaded.items()}
+        for name, _ in loaded.values():
             self.guests[name] = ""  # house bots' names are never anyone else's
+        named = {s: [name, b] for s, (name, b) in bots.items() if isinstance(b, str)}
+        if named:
+            house = {"house": named, "house_stack": stack}
+            table_json = {**_table_json(runner.settings), **house}
+            await self.store.set_table_config(self.db_tables[runner.settings.table_id], table_json)
         await runner.request("house_sit", None, bots=players, stack=stack)
 
     async def _run_table(self, runner: TableRunner, db_id: int) -> None:
@@ -266,6 +327,12 @@ class PokerServer:
         except Exception:  # one table failing never takes the server down
             log.exception("table %s could not run", runner.settings.table_id)
             runner.halt()
+        if runner.abandoned:
+            return  # another process holds the lease now
+        try:  # everyone is cashed out: the table is free for any process
+            await self.store.release_table(db_id, self.holder)
+        except Exception as exc:  # it expires by itself, and the taker finds nothing owed
+            log.warning("table %s: its lease was not released (%s)", runner.settings.table_id, exc)
 
     async def _play_table(self, runner: TableRunner, db_id: int) -> None:
         assert self._writer is not None
@@ -278,6 +345,106 @@ class PokerServer:
 
         runner.record_ledger = record
         await runner.run()
+
+    # -- several processes ------------------------------------------------------------------
+
+    async def keep_leases(self) -> None:
+        """Renew this process's leases a third of a lease apart; stop a table whose lease
+        another process has taken (this one was cut off from the database for longer than
+        a lease); take over the tables whose host stopped renewing (it died)."""
+        while True:
+            try:
+                held = await self.store.renew_leases(self.holder, self.settings.lease_seconds)
+                for table_id, db_id in list(self.db_tables.items()):
+                    if db_id not in held and not self.tables[table_id].stopped:
+                        log.error("table %s: another server has taken it over", table_id)
+                        self._drop_table(table_id, "moved").abandon()
+                for db_id in await self.store.expired_leases():
+                    lease = await self._take(db_id)
+                    if lease is not None:
+                        await self._take_over(lease)
+                self.hosts = await self.store.hosts(other_than=self.holder)
+            except Exception as exc:  # the database is away: try again next time
+                log.warning("renewing table leases failed: %s", exc)
+            await asyncio.sleep(self.settings.lease_seconds / 3)
+
+    async def _take_over(self, lease: Lease) -> None:
+        """Host a table another process hosted, as it was configured (house bots too)."""
+        try:
+            runner = self._runner_for(_table_settings(lease, self.settings))
+        except (KeyError, TypeError, ValueError, EngineError) as exc:  # not ours to fix here
+            log.error("table %s cannot be taken over: its stored configuration is bad (%s)",
+                      lease.name, exc)  # fmt: skip
+            await self.store.release_table(lease.table_id, self.holder)
+            return
+        self._host(runner, lease)
+        log.warning("table %s: taken over from a server that stopped renewing it", lease.name)
+        house = lease.config.get("house", {})
+        if house:
+            bots = {int(seat): (name, kind) for seat, (name, kind) in house.items()}
+            await self.add_house_bots(runner, bots, stack=lease.config["house_stack"])
+
+    async def follow_lobby(self) -> None:
+        """Keep the other processes' lobby lines (retained on the bus) for the lobby here."""
+        async with self.bus.subscribe(lobby_topic("+")) as queue:
+            while True:
+                topic, payload = await queue.get()
+                table_id = topic.rsplit("/", 1)[1]
+                if not payload:
+                    self.elsewhere.pop(table_id, None)
+                    continue
+                try:
+                    summary = orjson.loads(payload)
+                except orjson.JSONDecodeError:
+                    log.warning("a malformed lobby line on %s", topic)
+                    continue
+                if table_id not in self.tables and summary.get("address") != self.address:
+                    self.elsewhere[table_id] = summary
+
+    def _lobby(self) -> list[dict[str, Any]]:
+        """Every table: this process's, then those other processes host (their lobby
+        lines from the bus, with the address their lease gives)."""
+        there = [
+            {**summary, "address": self.hosts[table_id]}
+            for table_id, summary in self.elsewhere.items()
+            if table_id in self.hosts and table_id not in self.tables
+        ]
+        return [r.summary() for r in self.tables.values()] + there
+
+    def _is_elsewhere(self, table_id: str) -> bool:
+        return table_id not in self.tables and table_id in self.hosts
+
+    def _hosted_elsewhere(self, table_id: str) -> TableError:
+        """What a player asking to play at another process's table is told: its address."""
+        address = self.hosts[table_id]
+        return TableError(
+            "elsewhere",
+            f"table {table_id!r} is hosted by another server: connect to {address} to play",
+            address=address,
+        )
+
+    async def _spectate_elsewhere(self, session: Session, table_id: str) -> dict[str, Any]:
+        """Watch, through the bus, a table another process hosts."""
+        remote = self.followed.get(table_id)
+        if remote is None:
+            remote = self.followed[table_id] = RemoteTable(table_id, self.bus)
+            assert self._group is not None
+            remote.task = self._group.create_task(
+                run_followed(remote), name=f"following {table_id}"
+            )
+            remote.task.add_done_callback(lambda _: self._unfollow(table_id, remote))
+        return await remote.watch(session)
+
+    def _unwatch(self, session: Session, table_id: str) -> None:
+        remote = self.followed.get(table_id)
+        if remote is not None:
+            remote.watchers.discard(session)
+            if not remote.watchers and remote.task is not None:
+                remote.task.cancel()
+
+    def _unfollow(self, table_id: str, remote: RemoteTable) -> None:
+        if self.followed.get(table_id) is remote:
+            del self.followed[table_id]
 
     # -- connections -----------------------------------------------------------------------
 
@@ -312,6 +479,8 @@ class PokerServer:
                 if runner is not None:
                     with contextlib.suppress(TableError):
                         await runner.request("disconnect", session)
+                else:
+                    self._unwatch(session, table_id)
             self._forget(session)
 
     async def _answer(self, session: Session, raw: str | bytes) -> str | None:
@@ -324,7 +493,7 @@ class PokerServer:
         except protocol.ProtocolError as exc:
             return protocol.error(exc.code, str(exc), re_ if re_ is not None else exc.re)
         except TableError as exc:
-            return protocol.error(exc.code, str(exc), re_)
+            return protocol.error(exc.code, str(exc), re_, **exc.details)
         except (StoreError, EngineError) as exc:
             return protocol.error("refused", str(exc), re_)
         except Exception:  # a bug must cost this one reply, not the connection or a table
@@ -339,6 +508,8 @@ class PokerServer:
     def _runner(self, table_id: str) -> TableRunner:
         runner = self.tables.get(table_id)
         if runner is None:
+            if self._is_elsewhere(table_id):
+                raise self._hosted_elsewhere(table_id)
             raise TableError("no_table", f"no table {table_id!r}")
         return runner
 
@@ -359,7 +530,7 @@ class PokerServer:
                 player_id, token = await self.store.create_account(m.name)
                 return {"type": "account", "name": m.name, "token": token, "player_id": player_id}
             case protocol.ListTables():
-                return {"type": "tables", "tables": [r.summary() for r in self.tables.values()]}
+                return {"type": "tables", "tables": self._lobby()}
             case protocol.CreateTable():
                 creator = self._player(session)
                 if self.created[creator.id] >= self.settings.tables_per_player:
@@ -396,22 +567,12 @@ class PokerServer:
                     wait=m.wait_for_big_blind,
                 )  # fmt: skip
             case protocol.Spectate():
-                runner = self._runner(m.table)
-                session.tables.add(m.table)
-                seated_here = session.player is not None and (
-                    runner.seat_of_player(session.player) is not None
-                )
-                if (m.delay_hands or m.delay_seconds) and not seated_here:
-                    session.delays[m.table] = (m.delay_hands, m.delay_seconds)
-                    # Hands already over before watching began are history, not delayed.
-                    session.hands_ended[m.table] = runner.finished_through
-                snapshot = await runner.request("spectate", session)
-                if m.table not in session.delays:
-                    return snapshot
-                # A delayed spectator's snapshot is as late as the rest of what they see.
-                reply = {**snapshot, **({"re": m.id} if m.id is not None else {})}
-                session.send_table(m.table, runner.table.hand_number, [protocol.dumps(reply)])
-                return None
+                return await self._spectate(session, m)
+            case protocol.Leave() if m.table in self.followed:
+                self._unwatch(session, m.table)
+                session.stop_delay(m.table)
+                session.tables.discard(m.table)
+                return {"type": "left", "table": m.table}
             case protocol.Leave():
                 reply = await self._runner(m.table).request("leave", session)
                 session.stop_delay(m.table)
@@ -442,6 +603,33 @@ class PokerServer:
             case protocol.Hand():
                 return await self._hand(session, m.hand_id)
         raise protocol.ProtocolError("unknown_type", "unknown message")
+
+    async def _spectate(self, session: Session, m: protocol.Spectate) -> dict[str, Any] | None:
+        """Watch a table, here or (through the bus) in another process, live or with a
+        delay: a delayed spectator's snapshot is as late as the rest of what they see."""
+        delayed = bool(m.delay_hands or m.delay_seconds)
+        if self._is_elsewhere(m.table):
+            session.tables.add(m.table)
+            snapshot = await self._spectate_elsewhere(session, m.table)
+            if delayed:  # nothing was awaited since the snapshot: no event is ahead of it
+                session.delays[m.table] = (m.delay_hands, m.delay_seconds)
+                session.hands_ended[m.table] = RemoteTable.finished_through(snapshot)
+        else:
+            runner = self._runner(m.table)
+            session.tables.add(m.table)
+            seated_here = session.player is not None and (
+                runner.seat_of_player(session.player) is not None
+            )
+            if delayed and not seated_here:
+                session.delays[m.table] = (m.delay_hands, m.delay_seconds)
+                # Hands already over before watching began are history, not delayed.
+                session.hands_ended[m.table] = runner.finished_through
+            snapshot = await runner.request("spectate", session)
+        if m.table not in session.delays:
+            return snapshot
+        reply = {**snapshot, **({"re": m.id} if m.id is not None else {})}
+        session.send_table(m.table, snapshot["view"]["hand_number"], [protocol.dumps(reply)])
+        return None
 
     async def _hand(self, session: Session, hand_id: int) -> dict[str, Any]:
         """One of the player's hands as their seat saw it. A hand they did not play, one
@@ -536,6 +724,10 @@ class PokerServer:
 
     def close_table(self, table_id: str, reason: str) -> None:
         """Take a table out of the lobby and stop it; whoever watches it is told."""
+        self._drop_table(table_id, reason).close()
+
+    def _drop_table(self, table_id: str, reason: str) -> TableRunner:
+        """Take a table out of the lobby and tell whoever watches it; the caller stops it."""
         runner = self.tables.pop(table_id)
         self.db_tables.pop(table_id, None)
         self.idle_since.pop(table_id, None)
@@ -548,7 +740,7 @@ class PokerServer:
             session.send(closed)
         for session in self.sessions:
             session.tables.discard(table_id)
-        runner.close()
+        return runner
 
     # -- running -----------------------------------------------------------------------------
 
@@ -570,7 +762,10 @@ class PokerServer:
     async def running(self) -> AsyncIterator[Server]:
         """Serve until the block ends, then close the connections and stop the tables."""
         # The writer outlives the tables: the last hands they play are committed.
-        async with self.store.writer() as self._writer, asyncio.TaskGroup() as group:
+        async with (
+            self.store.writer(holder=self.holder) as self._writer,
+            asyncio.TaskGroup() as group,
+        ):
             self._group = group
             server = await serve(
                 self.handler,
@@ -580,20 +775,54 @@ class PokerServer:
                 compression=None,  # deflate costs more CPU than it saves on small messages
                 max_size=self.settings.max_message_bytes,
             )
-            sweeper = group.create_task(self.close_idle_tables(), name="idle tables")
+            port = next(iter(server.sockets)).getsockname()[1]
+            self.address = self.settings.advertise or f"ws://{self.settings.host}:{port}/ws"
+            chores = [
+                group.create_task(self.close_idle_tables(), name="idle tables"),
+                group.create_task(self.keep_leases(), name="table leases"),
+            ]
+            if self.bus.shared:
+                chores.append(group.create_task(self.follow_lobby(), name="lobby"))
             try:
                 yield server
             finally:
-                sweeper.cancel()
+                for chore in chores:
+                    chore.cancel()
+                for remote in self.followed.values():
+                    if remote.task is not None:
+                        remote.task.cancel()
                 server.close()
                 await server.wait_closed()
                 for runner in self.tables.values():
                     runner.close()
 
 
-def _config_json(config: TableConfig, name: str) -> dict[str, Any]:
+def _table_settings(lease: Lease, server: ServerSettings) -> TableSettings:
+    """A table as :func:`_table_json` stored it, for a process taking it over."""
+    stored = lease.config
+    config = TableConfig(
+        small_blind=stored["small_blind"], big_blind=stored["big_blind"], seats=stored["seats"],
+        ante=stored["ante"], ante_kind=AnteKind(stored["ante_kind"]),
+        min_buy_in=stored["min_buy_in"], max_buy_in=stored["max_buy_in"],
+        button_rule=ButtonRule(stored["button_rule"]),
+    )  # fmt: skip
+    return TableSettings(
+        table_id=lease.name,
+        name=stored["name"],
+        config=config,
+        reconnect_grace_seconds=server.reconnect_grace_seconds,
+        # Tables stored before the clock was: the defaults.
+        **{k: stored[k] for k in ("decision_seconds", "time_bank_seconds") if k in stored},
+    )
+
+
+def _table_json(settings: TableSettings) -> dict[str, Any]:
+    """A table as stored (``tables.config``): what a process taking it over runs."""
+    config = settings.config
     return {
-        "name": name,
+        "name": settings.name,
+        "decision_seconds": settings.decision_seconds,
+        "time_bank_seconds": settings.time_bank_seconds,
         "small_blind": config.small_blind,
         "big_blind": config.big_blind,
         "seats": config.seats,

@@ -16,6 +16,8 @@ DEFAULT_DB = "sqlite+aiosqlite:///pokerroom.db"
 DB_ENV = "POKERROOM_DB"
 DEFAULT_BUS = "local"
 BUS_ENV = "POKERROOM_BUS"
+ADVERTISE_ENV = "POKERROOM_ADVERTISE"
+"""The websocket URL clients reach a server at (``pokerroom serve --advertise``)."""
 
 
 def database_url(option: str | None = None) -> str:

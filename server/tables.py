@@ -36,7 +36,14 @@ from engine import (
     redact,
 )
 from server import protocol
-from server.bus import EventBus, LocalBus, hand_topic, lobby_topic, table_events_topic
+from server.bus import (
+    EventBus,
+    LocalBus,
+    hand_topic,
+    lobby_topic,
+    table_events_topic,
+    table_state_topic,
+)
 from server.fairness import Shuffle
 from server.store import HandWriter, hand_rows
 
@@ -48,9 +55,11 @@ __all__ = ["Clock", "Player", "Subscriber", "TableError", "TableRunner", "TableS
 class TableError(Exception):
     """A request the table refuses; ``code`` and the message go to that client only."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, **details: Any) -> None:
         super().__init__(message)
         self.code = code
+        self.details = details
+        """More fields for the error message (``address`` for a table elsewhere)."""
 
 
 class Clock(Protocol):
@@ -144,6 +153,9 @@ class TableRunner:
     """How long house bots wait before acting, so people can follow them."""
     bus: EventBus = field(default_factory=LocalBus)
     """Where the table's public events and lobby summary go beyond its subscribers."""
+    address: str | None = None
+    """The websocket URL of the server process hosting the table, for the lobby: with
+    several processes, a player connects there to sit (docs/operations.md)."""
     table: Table = field(init=False)
     seats: dict[int, _Seat] = field(default_factory=dict, init=False)
     waiting: deque[tuple[Player, int, Subscriber]] = field(default_factory=deque, init=False)
@@ -165,6 +177,7 @@ class TableRunner:
         self._decision_seq = 0  # the table's seq when the decision began: its requests' seq
         self._decision_started = 0.0
         self._closing = False
+        self._abandoned = False  # another process has taken the table over
         self._stopped = False  # run() has returned: nothing will answer a request
         self._finished_through = 0  # hand number of the last hand over (being stored)
         self._stored_through = 0  # hand number of the last hand stored
@@ -209,6 +222,7 @@ class TableRunner:
             "waiting": [player.name for player, _, _ in self.waiting],
             "hands_played": self.hands_played,
             **self._recent_play(),
+            **({"address": self.address} if self.address is not None else {}),
         }
 
     def _recent_play(self) -> dict[str, int]:
@@ -224,6 +238,12 @@ class TableRunner:
             "average_pot": sum(pots) // len(pots) if pots else 0,
             "hands_per_hour": round(len(pots) * 3600 / span),
         }
+
+    def abandon(self) -> None:
+        """Stop without cashing anyone out or clearing the lobby: another process has
+        taken the table over (its lease), and settles what this one leaves."""
+        self._abandoned = True
+        self.close()
 
     def close(self) -> None:
         self._closing = True
@@ -242,8 +262,10 @@ class TableRunner:
             log.exception("table %s stopped by an error", self.settings.table_id)
         finally:
             self.halt()
-            self.bus.publish(lobby_topic(self.settings.table_id), b"", retain=True)  # gone
-            await self._cash_out_everyone()
+            if not self._abandoned:
+                for topic in (lobby_topic, table_state_topic):  # gone from the bus
+                    self.bus.publish(topic(self.settings.table_id), b"", retain=True)
+                await self._cash_out_everyone()
 
     def halt(self) -> None:
         """Mark the table stopped and refuse every request still waiting for it."""
@@ -304,6 +326,8 @@ class TableRunner:
             self._deliver(
                 session, partial(session.send_table, self.settings.table_id, number, [committed])
             )
+        if self.bus.active:  # for spectators in other processes too
+            self.bus.publish(table_events_topic(self.settings.table_id), committed.encode())
         self._publish(events)
         return True
 
@@ -375,6 +399,7 @@ class TableRunner:
         player, _, stack = self.house[seat]
         self._publish(self.table.sit_down(seat, stack, wait_for_big_blind=False))
         self.seats[seat] = _Seat(player, None, self.settings.time_bank_seconds, self.seq)
+        self.pending_ledger.append((player.id, stack, "buy_in"))
 
     def _spend_clock(self, seat: int) -> None:
         elapsed = self.clock() - self._decision_started
@@ -437,8 +462,6 @@ class TableRunner:
         hand = self.table.hand
         void = hand is not None and self.table.hand_number > self._stored_through
         for seat, occupant in self.seats.items():
-            if seat in self.house:
-                continue
             stack = self.table.stack(seat)
             if void and hand is not None and seat in hand.seats:
                 stack = hand.setup.stacks[hand.seats.index(seat)]
@@ -466,8 +489,7 @@ class TableRunner:
         """A player leaves with their chips (the ledger records the cash-out)."""
         stack = self.table.stack(seat)
         self._publish(self.table.stand_up(seat))
-        if seat not in self.house:
-            self.pending_ledger.append((self.seats[seat].player.id, -stack, "cash_out"))
+        self.pending_ledger.append((self.seats[seat].player.id, -stack, "cash_out"))
         self._free(seat)
 
     def _free(self, seat: int) -> None:
@@ -501,8 +523,11 @@ class TableRunner:
                 batches[session].append(self._event_text(texts, event, seat, hand_number))
             if public is not None:  # as a spectator sees it: no card that was not shown
                 self.bus.publish(public, self._event_text(texts, event, None, hand_number).encode())
-        if public is not None and any(isinstance(event, _LOBBY_EVENTS) for event in events):
-            self.publish_summary()
+        if public is not None:
+            if any(isinstance(event, _LOBBY_EVENTS) for event in events):
+                self.publish_summary()
+            else:
+                self._publish_state()
         ended = any(isinstance(event, HandEnded) for event in events)
         for session, batch in batches.items():
             self._deliver(session, partial(session.send_table, table_id, hand_number, batch))
@@ -526,10 +551,18 @@ class TableRunner:
         return text
 
     def publish_summary(self) -> None:
-        """The lobby's view of the table, retained on the bus for whoever looks later."""
+        """The lobby's view of the table, retained on the bus for whoever looks later
+        (and the table's state)."""
         if self.bus.active:
             summary = protocol.dumps(self.summary()).encode()
             self.bus.publish(lobby_topic(self.settings.table_id), summary, retain=True)
+            self._publish_state()
+
+    def _publish_state(self) -> None:
+        """What a spectator in another process starts from, retained, then follows the
+        events with a higher ``seq``."""
+        snapshot = protocol.dumps(self._snapshot(None)).encode()
+        self.bus.publish(table_state_topic(self.settings.table_id), snapshot, retain=True)
 
     def _deliver(self, session: Subscriber, send: Callable[[], None]) -> None:
         """Send to one subscriber; a failure drops that subscriber, never the table."""
@@ -597,6 +630,11 @@ class TableRunner:
     def finished_through(self) -> int:
         """The number of the last hand that is over and stored."""
         return self._stored_through
+
+    @property
+    def abandoned(self) -> bool:
+        """The table stopped because another process took it over (:meth:`abandon`)."""
+        return self._abandoned
 
     @property
     def stopped(self) -> bool:

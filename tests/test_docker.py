@@ -25,7 +25,7 @@ import yaml
 from server.app import ServerSettings
 from server.bus import check_bus
 from server.cli import build_parser
-from server.config import BUS_ENV, DB_ENV
+from server.config import ADVERTISE_ENV, BUS_ENV, DB_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKER = ROOT / "docker"
@@ -156,7 +156,7 @@ def test_database_and_bus_come_from_the_variables_the_server_reads() -> None:
     password = interpolated(postgres["POSTGRES_PASSWORD"])
     for name in ("migrate", *SERVERS):
         environment = service(name)["environment"]
-        assert set(environment) == {DB_ENV, BUS_ENV}, name
+        assert set(environment) - {ADVERTISE_ENV} == {DB_ENV, BUS_ENV}, name
         db = urlsplit(interpolated(environment[DB_ENV]))
         assert (db.scheme, db.hostname, db.port) == ("postgresql", "postgres", 5432)
         assert (db.username, db.password, db.path) == (user, password, f"/{database}")
@@ -175,8 +175,18 @@ def test_servers_publish_the_default_serve_port_each_on_its_own_host_port() -> N
     assert len(set(hosts)) == len(hosts)
 
 
+def test_each_server_advertises_the_address_its_host_port_is_reached_at() -> None:
+    for name in SERVERS:
+        advertised = urlsplit(service(name)["environment"][ADVERTISE_ENV])
+        assert (advertised.scheme, advertised.hostname, advertised.path) == (
+            "ws", "localhost", "/ws",
+        )  # fmt: skip
+        assert [str(advertised.port)] == [host for host, _ in ports(name)], name
+    assert ADVERTISE_ENV not in service("migrate")["environment"]
+
+
 def test_servers_run_the_image_cmd_and_only_server_1_has_the_demo_table() -> None:
-    # Two servers must not share a table until table leases land: one demo table only.
+    # One demo table: the other server takes it over if server-1 dies.
     assert service("server-1")["command"] == [*image_cmd(), "--demo"]
     assert "command" not in service("server-2")  # the image's CMD
     args = build_parser().parse_args(image_cmd()[1:])

@@ -576,6 +576,7 @@ class BotClient:
         self._session: str | None = None  # from the welcome: says hello again as us
         self._last_seat: int | None = None  # the seat we held last, to count missed events
         self._last_stack: int | None = None
+        self._moved = False  # sent to the server process hosting our table: go there now
         self._reset_connection()
 
     def _reset_connection(self) -> None:
@@ -606,6 +607,9 @@ class BotClient:
                 if self._stops:  # stopped while the connection was down: nothing to leave
                     self._end("stopped")
                     break
+                if self._moved:  # not a failure: connect to the table's process at once
+                    self._moved = False
+                    continue
                 self._failures += 1
                 if self.max_retries is not None and self._failures > self.max_retries:
                     raise BotClientError(
@@ -1074,6 +1078,28 @@ class BotClient:
             return _safe(menu)
         return action
 
+    async def _on_sit_error(self, m: dict[str, Any]) -> None:
+        code, text = m.get("code"), m.get("message")
+        self._sit_pending = False
+        if code == "elsewhere" and isinstance(m.get("address"), str):
+            # Another server process hosts the table (docs/operations.md): sit there,
+            # saying hello afresh (a session belongs to one process).
+            log.info("%s: table %s is hosted at %s", self.player, self.table, m["address"])
+            self.url, self._session = m["address"], None
+            self._fixed_table, self._moved = True, True
+            if self._ws is not None:
+                await self._ws.close()
+        elif code == "already_waiting":  # a sit sent twice: we are on the list
+            self._waiting_list = self._joined = True
+        elif code == "already_seated":  # our seat is still ours: pick it up
+            self._resuming = True
+            await self._send(
+                {"type": "resume", "table": self.table, "last_seq": self._last_seq,
+                 "id": self._next_id("resume")}
+            )  # fmt: skip
+        else:
+            raise BotClientError(f"cannot sit at {self.table}: {code}: {text}")
+
     async def _on_error(self, m: dict[str, Any]) -> None:
         self.errors.append(m)
         code, text, re_ = m.get("code"), m.get("message"), str(m.get("re") or "")
@@ -1105,17 +1131,7 @@ class BotClient:
                 text = f"{text} (pick another --name, or play as an account with --token)"
             raise BotClientError(f"hello refused: {code}: {text}")
         elif re_.startswith("sit-"):
-            self._sit_pending = False
-            if code == "already_waiting":  # a sit sent twice: we are on the list
-                self._waiting_list = self._joined = True
-            elif code == "already_seated":  # our seat is still ours: pick it up
-                self._resuming = True
-                await self._send(
-                    {"type": "resume", "table": self.table, "last_seq": self._last_seq,
-                     "id": self._next_id("resume")}
-                )  # fmt: skip
-            else:
-                raise BotClientError(f"cannot sit at {self.table}: {code}: {text}")
+            await self._on_sit_error(m)
         elif re_.startswith("resume-"):
             self._resuming = False
             self.mirror = None

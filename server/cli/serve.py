@@ -7,6 +7,8 @@ import argparse
 import asyncio
 import importlib
 import importlib.util
+import os
+import re
 import signal
 import sys
 from collections.abc import Callable, Coroutine
@@ -14,10 +16,9 @@ from typing import Any
 
 from engine import TableConfig
 from server.app import PokerServer, ServerSettings
-from server.bots import load_bot
 from server.bus import check_bus, open_bus
 from server.cli.common import Parser, UsageError, add_command
-from server.config import bus_url, database_url
+from server.config import ADVERTISE_ENV, bus_url, database_url
 from server.store import Store
 
 DEMO_BOTS = {
@@ -33,6 +34,7 @@ async def serve(args: argparse.Namespace) -> None:
     settings = ServerSettings(
         host=args.host, port=args.port,
         messages_per_second=args.messages_per_second, burst=args.burst,
+        advertise=args.advertise, lease_seconds=args.lease_seconds,
     )  # fmt: skip
     async with open_bus(args.bus) as bus, Store.open(database_url(args.db)) as store:
         app = PokerServer(store, settings, bus=bus)
@@ -41,16 +43,15 @@ async def serve(args: argparse.Namespace) -> None:
                 runner = await app.create_table(
                     "Demo", TableConfig(small_blind=50, big_blind=100, seats=6)
                 )
-                bots = {
-                    seat: (f"house-{seat + 1}", load_bot(kind)) for seat, kind in DEMO_BOTS.items()
-                }
+                bots = {seat: (f"house-{seat + 1}", kind) for seat, kind in DEMO_BOTS.items()}
                 await app.add_house_bots(runner, bots, stack=10_000)
             port = next(iter(server.sockets)).getsockname()[1]
             print(f"pokerroom is serving: open http://{args.host}:{port}/ in a browser", flush=True)
-            print(f"bots and other clients: ws://{args.host}:{port}/ws", flush=True)
+            print(f"bots and other clients: {app.address}", flush=True)
             print(f"health check: http://{args.host}:{port}/healthz", flush=True)
             if args.demo:
-                print("demo table 'demo': five house bots and one free seat", flush=True)
+                table = runner.settings.table_id
+                print(f"demo table {table!r}: five house bots and one free seat", flush=True)
             stop = asyncio.Event()  # set by SIGINT or SIGTERM, however many arrive
             for sig in (signal.SIGINT, signal.SIGTERM):
                 asyncio.get_running_loop().add_signal_handler(sig, stop.set)
@@ -60,10 +61,15 @@ async def serve(args: argparse.Namespace) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     args.bus = bus_url(args.bus)
+    args.advertise = args.advertise or os.environ.get(ADVERTISE_ENV) or None
     try:
         check_bus(args.bus)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if args.advertise is not None and not re.fullmatch(r"wss?://[^\s/]+(/\S*)?", args.advertise):
+        raise UsageError(f"--advertise {args.advertise!r}: give a ws:// or wss:// URL")
+    if not args.lease_seconds > 0:
+        raise UsageError(f"--lease-seconds {args.lease_seconds:g}: give a positive number")
     run: Callable[[Coroutine[Any, Any, None]], None] = asyncio.run
     if args.loop != "asyncio" and importlib.util.find_spec("uvloop"):
         run = importlib.import_module("uvloop").run  # ~10 % less CPU a hand (bench/server.py)
@@ -75,6 +81,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     p = add_command(sub, "serve", cmd_serve, "run the poker server", json_output=False)
+    defaults = ServerSettings()
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks one)")
     p.add_argument("--db", help="database URL (default: $POKERROOM_DB, then sqlite pokerroom.db)")
@@ -84,10 +91,20 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
         "mqtt://host:port (docs/protocol.md, Events on MQTT)",
     )  # fmt: skip
     p.add_argument(
+        "--advertise", metavar="URL",
+        help="the websocket URL clients reach this server at, given to players of its tables "
+        "when several servers share a database (default: $POKERROOM_ADVERTISE, then "
+        "ws://HOST:PORT/ws)",
+    )  # fmt: skip
+    p.add_argument(
+        "--lease-seconds", type=float, default=defaults.lease_seconds,
+        help=f"how long a table's lease lasts unless renewed: another server takes over the "
+        f"tables of one that stops renewing after this long (default {defaults.lease_seconds:g})",
+    )  # fmt: skip
+    p.add_argument(
         "--loop", choices=["auto", "uvloop", "asyncio"], default="auto",
         help="event loop: uvloop where installed (the default, auto), or asyncio's own",
     )  # fmt: skip
-    defaults = ServerSettings()
     p.add_argument(
         "--messages-per-second", type=float, default=defaults.messages_per_second,
         help=f"messages a connection may send a second on average (default "

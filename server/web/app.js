@@ -331,6 +331,7 @@ class Connection {
       if (m.type === "error") {
         const err = new Error(m.message);
         err.code = m.code;
+        err.address = m.address; // with "elsewhere": the server hosting the table
         reject(err);
       } else resolve(m);
       return;
@@ -565,7 +566,17 @@ class App {
         const r = await this.conn.request({ type: "sit", table: t.id, buy_in: Number(amount.value), wait_for_big_blind: false });
         if (r.type === "waiting") this.table.error = `the table is full: you are number ${r.position} on its waiting list`;
         location.hash = `#/table/${encodeURIComponent(t.id)}`;
-      } catch (ex) { err.textContent = ex.message; }
+      } catch (ex) {
+        if (ex.code === "elsewhere" && ex.address) {
+          // Another server process hosts this table: its page is at the same address.
+          const page = new URL(ex.address);
+          page.protocol = page.protocol === "wss:" ? "https:" : "http:";
+          page.pathname = "/";
+          page.hash = `#/table/${encodeURIComponent(t.id)}`;
+          err.replaceChildren("This table is on another server: ",
+            h("a", { href: page.href, "data-testid": "elsewhere" }, "sit there"));
+        } else err.textContent = ex.message;
+      }
     } }, amount, h("button", { type: "submit", "data-testid": "sit" }, full ? "Join waiting list" : "Sit"), h("span", { class: "error" }));
   }
 

@@ -881,7 +881,10 @@ def chips_add_up(room: Room, money: Counter[tuple[int, str]], ids: dict[int, int
     assert sum(amount for (_, reason), amount in money.items() if reason == "hand") == 0
     assert {reason for _, reason in money} <= {"buy_in", "hand", "cash_out"}
     buyers = {player_id for (player_id, reason) in money if reason == "buy_in"}
-    assert buyers == set(ids.values())
+    house = {player.id for player, _, _ in room.runner.house.values()}
+    assert buyers == set(ids.values()) | house
+    for player_id in house:  # house bots too: bought in (again when bust), cashed out
+        assert sum(amount for (p, _), amount in money.items() if p == player_id) == 0
 
 
 async def test_a_thousand_hostile_messages_leave_the_table_playing_and_every_chip_in_place(
