@@ -21,7 +21,7 @@ docs/rules.md.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.actions import Action, ActionMenu, BetOrRaiseTo, CheckOrCall, Fold
 from engine.cards import Card
@@ -153,6 +153,27 @@ class Table:
         waits = wait_for_big_blind and self._last_big_blind is not None
         self._seats[seat] = _Seat(stack, waiting_for_big_blind=waits, will_post=not waits)
         return [PlayerSat(seat=seat, stack=stack, waiting_for_big_blind=waits)]
+
+    def set_stakes(self, small_blind: int, big_blind: int, ante: int = 0) -> None:
+        """Between hands: the blinds and ante from the next hand on (a tournament's blind
+        levels). An ante is paid as the table's ``ante_kind`` says (per player if none).
+
+        >>> table = Table(TableConfig(small_blind=10, big_blind=20, seats=6))
+        >>> table.set_stakes(25, 50, ante=5)
+        >>> (table.config.big_blind, table.config.ante, table.config.ante_kind.value)
+        (50, 5, 'per_player')
+        """
+        if self.hand_in_progress:
+            raise IllegalActionError("the stakes change between hands, not during one")
+        kind = self.config.ante_kind
+        if not ante:
+            kind = AnteKind.NONE
+        elif kind is AnteKind.NONE:
+            kind = AnteKind.PER_PLAYER
+        # Built (and checked) before it replaces anything: a bad level changes nothing.
+        self.config = replace(
+            self.config, small_blind=small_blind, big_blind=big_blind, ante=ante, ante_kind=kind
+        )
 
     def stand_up(self, seat: int) -> list[Event]:
         """Leave the table with your chips; not while in a hand that is being played."""
