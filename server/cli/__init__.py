@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from sqlalchemy.exc import SQLAlchemyError
 
 from engine import EngineError
-from server.cli import bot, hands, serve, tools, verify
+from server.cli import bot, hands, serve, tools, tournament, verify
 from server.cli.common import EXIT_USAGE, Parser, UsageError
 from server.store import MigrationError, StoreError
 
@@ -28,6 +28,7 @@ def build_parser() -> Parser:
     serve.add_commands(sub)
     verify.add_command(sub)
     bot.add_commands(sub)
+    tournament.add_commands(sub)
     return parser
 
 

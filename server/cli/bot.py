@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 
 from server.bots.client import BotClient, BotClientError, ClientSummary, load_bot_spec
-from server.cli.common import EXIT_USAGE, Parser, UsageError, add_command
+from server.cli.common import EXIT_USAGE, Parser, UsageError, add_command, positive
 
 __all__ = ["add_commands", "main"]
 
@@ -91,13 +91,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     """Register ``pokerroom bot run``."""
     bot = add_command(sub, "bot", cmd_run, "play bots at a server", json_output=False)
@@ -113,8 +106,8 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     who = p.add_mutually_exclusive_group()
     who.add_argument("--name", help="play as this guest (default: the bot's class and a suffix)")
     who.add_argument("--token", help="play as the account with this token")
-    p.add_argument("--buy-in", type=_positive, help="chips to sit with (default: the table's max)")
-    p.add_argument("--hands", type=_positive, help="leave after this many hands (default: never)")
+    p.add_argument("--buy-in", type=positive, help="chips to sit with (default: the table's max)")
+    p.add_argument("--hands", type=positive, help="leave after this many hands (default: never)")
     p.add_argument("--rebuy", action="store_true", help="buy in again when busted")
     p.add_argument(
         "--wait-for-big-blind",

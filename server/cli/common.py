@@ -50,6 +50,17 @@ def phh_files(paths: Sequence[str]) -> list[Path]:
     return files
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 Command = Callable[[argparse.Namespace], int]
 
 

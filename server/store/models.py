@@ -38,6 +38,7 @@ __all__ = [
     "Player",
     "TableLease",
     "TableRecord",
+    "TournamentRecord",
 ]
 
 # Constraint names that are the same on every database, so migrations can name them.
@@ -199,3 +200,19 @@ class HandVoid(Base):
     refunds: Mapped[dict[str, int]] = mapped_column(JSON)
     """Player id (as text) -> the chips they got back."""
     voided_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TournamentRecord(Base):
+    """A tournament between bots: its format, seed and settings (enough to play it again)
+    and, once it is over, its results. Its hands are at tables named
+    ``tournament-{id}-{table}``."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    format: Mapped[str] = mapped_column(String(16))
+    seed: Mapped[str] = mapped_column(String(128))
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    results: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

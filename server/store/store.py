@@ -43,6 +43,7 @@ from server.store.models import (
     Player,
     TableLease,
     TableRecord,
+    TournamentRecord,
 )
 from server.store.records import HandRows, hand_rows
 
@@ -674,6 +675,38 @@ class Store:
             await conn.execute(
                 delete(LEASES).where(LEASES.c.table_id == table_id, LEASES.c.holder == holder)
             )
+
+    # -- tournaments ------------------------------------------------------------------------
+
+    async def create_tournament(self, format_: str, seed: str, config: dict[str, Any]) -> int:
+        """A tournament about to be played; its id."""
+        async with self.engine.begin() as conn:
+            row = await conn.execute(
+                insert(TournamentRecord).returning(TournamentRecord.id),
+                {"format": format_, "seed": seed, "config": config,
+                 "started_at": dt.datetime.now(UTC)},
+            )  # fmt: skip
+            return int(row.scalar_one())
+
+    async def finish_tournament(self, tournament_id: int, results: dict[str, Any]) -> None:
+        """Record a tournament's results."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(TournamentRecord)
+                .where(TournamentRecord.id == tournament_id)
+                .values(results=results, ended_at=dt.datetime.now(UTC))
+            )
+
+    async def tournament(self, tournament_id: int) -> dict[str, Any]:
+        """A tournament's record: format, seed, config, results (None until over)."""
+        async with self.engine.connect() as conn:
+            columns = (TournamentRecord.format, TournamentRecord.seed, TournamentRecord.config)
+            query = select(*columns, TournamentRecord.results)
+            found = await conn.execute(query.where(TournamentRecord.id == tournament_id))
+            row = found.first()
+        if row is None:
+            raise StoreError(f"no tournament {tournament_id}")
+        return dict(row._mapping)
 
     async def _insert_missing(
         self, conn: AsyncConnection, model: Any, key: str, values: set[str], extra: dict[str, Any]

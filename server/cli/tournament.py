@@ -1,0 +1,281 @@
+"""``pokerroom tournament``: run a tournament between bots in this process, store it, and
+report standings with honest statistics (docs/tournaments.md)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table as RichTable
+
+from engine import history
+from server.bots.client import load_bot_spec
+from server.cli.common import Parser, UsageError, add_command, positive
+from server.config import database_url
+from server.store import HandWriter, Store, hand_rows
+from server.tournaments.chart import winnings_chart
+from server.tournaments.director import (
+    BotAgent,
+    Entrant,
+    Format,
+    HandPlayed,
+    Results,
+    TournamentConfig,
+    TournamentDirector,
+    TournamentError,
+    make_bot,
+)
+from server.tournaments.structures import (
+    BlindStructure,
+    Level,
+    blind_structure,
+    payout_structure,
+)
+
+BUILT_IN = ("tight-aggressive", "calling-station", "random")
+DEFAULT_PLAYERS = {Format.SNG: 6, Format.MTT: 27, Format.RING: 6, Format.ROUND_ROBIN: 3}
+
+
+def _settings(args: argparse.Namespace) -> dict[str, Any]:
+    """Everything that decides the tournament, as stored with it (and replayed from)."""
+    fmt = Format(args.format)
+    bots = dict(args.bot or [])
+    if not bots:
+        n = args.players or DEFAULT_PLAYERS[fmt]
+        bots = {f"{BUILT_IN[i % 3]}-{i // 3 + 1}": BUILT_IN[i % 3] for i in range(n)}
+    elif args.players is not None:
+        raise UsageError("--players counts the built-in bots: leave it out with --bot")
+    stack = args.stack
+    if stack is None:  # a ring's hands start 100 big blinds deep; a freeze-out's at 1,500
+        stack = 100 * args.stakes[1] if fmt in (Format.RING, Format.ROUND_ROBIN) else 1_500
+    try:
+        structure = blind_structure(args.blinds)
+        shares = payout_structure(args.payouts)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return {
+        "format": str(fmt), "seed": args.seed, "bots": bots, "starting_stack": stack,
+        "blinds": {"name": structure.name, "hands": structure.hands,
+                   "seconds": structure.seconds,
+                   "levels": [[lv.small_blind, lv.big_blind, lv.ante] for lv in structure.levels]},
+        "stakes": list(args.stakes), "buy_in": args.buy_in,
+        "payouts": list(shares), "seats": args.seats,
+        "hands": args.hands, "duplicate": args.duplicate,
+    }  # fmt: skip
+
+
+def _director(settings: dict[str, Any], on_hand: Any) -> TournamentDirector:
+    blinds = settings["blinds"]
+    levels = tuple(Level(*lv) for lv in blinds["levels"])
+    config = TournamentConfig(
+        format=Format(settings["format"]), seed=settings["seed"],
+        starting_stack=settings["starting_stack"],
+        blinds=BlindStructure(blinds["name"], levels, blinds["hands"], blinds["seconds"]),
+        stakes=Level(*settings["stakes"]), buy_in=settings["buy_in"],
+        payouts=tuple(settings["payouts"]), seats=settings["seats"], hands=settings["hands"],
+        duplicate=settings["duplicate"],
+    )  # fmt: skip
+    entrants = []
+    for name, spec in settings["bots"].items():
+        try:
+            bot = make_bot(type(load_bot_spec(spec)), settings["seed"], name)
+        except ValueError as exc:
+            raise UsageError(f"--bot {name}={spec}: {exc}") from None
+        entrants.append(Entrant(name, BotAgent(bot)))
+    try:
+        return TournamentDirector(config, entrants, on_hand=on_hand)
+    except TournamentError as exc:
+        raise UsageError(str(exc)) from None
+
+
+class _Recorder:
+    """Stores each hand as it is played (tables ``tournament-{id}-{table}``)."""
+
+    def __init__(self, store: Store, writer: HandWriter, tournament_id: int) -> None:
+        self.store, self.writer, self.tournament_id = store, writer, tournament_id
+        self.tables: dict[str, int] = {}
+        self.players: dict[str, int] = {}
+
+    async def __call__(self, played: HandPlayed) -> None:
+        name = f"tournament-{self.tournament_id}-{played.table}"
+        if name not in self.tables:
+            self.tables[name] = await self.store.ensure_table(name, {"name": name})
+        missing = [p for p in played.players if p not in self.players]
+        if missing:
+            self.players.update(await self.store.ensure_players(missing))
+        written = history.from_hand(played.hand, players=list(played.players))
+        written.fields["table"] = name
+        written.fields["seed"] = played.seed
+        now = dt.datetime.now(dt.UTC)
+        rows = hand_rows(
+            played.hand, table_id=self.tables[name], names=list(played.players),
+            player_ids=[self.players[p] for p in played.players], started_at=now, ended_at=now,
+            history_text=history.dump(written), seed=played.seed,
+        )  # fmt: skip
+        rows.ledger.clear()  # tournament chips are not anyone's balance
+        await self.writer.write(rows)
+
+
+async def _run(args: argparse.Namespace, settings: dict[str, Any], progress: Progress) -> Any:
+    async with Store.open(database_url(args.db)) as store, store.writer() as writer:
+        tournament_id = await store.create_tournament(settings["format"], args.seed, settings)
+        record = _Recorder(store, writer, tournament_id)
+        task = progress.add_task(f"{settings['format']} {args.seed}")
+
+        async def on_hand(played: HandPlayed) -> None:
+            await record(played)
+            progress.advance(task)
+
+        director = _director(settings, on_hand)
+        progress.update(task, total=director.planned_hands())
+        results = await director.run()
+        await store.finish_tournament(tournament_id, results.to_json())
+    return tournament_id, results
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    if args.replay is not None:
+        return _replay(args)
+    if args.seed is None:
+        raise UsageError("give --seed: every deal is drawn from it (and --replay needs it)")
+    settings = _settings(args)
+    _director(settings, None)  # the bots load and the settings fit, before anything starts
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=console, disable=args.json or not console.is_terminal, transient=True,
+    ) as progress:  # fmt: skip
+        tournament_id, results = asyncio.run(_run(args, settings, progress))
+    out = Path(args.out or f"tournament-{tournament_id}")
+    out.mkdir(parents=True, exist_ok=True)
+    data = {"id": tournament_id, **results.to_json(), "settings": settings}
+    (out / "results.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    title = f"pokerroom tournament {tournament_id}: {settings['format']}, seed {args.seed}"
+    winnings_chart(results.winnings, out / "winnings.png", title)
+    if args.json:
+        print(json.dumps({k: v for k, v in data.items() if k != "winnings"}))
+    else:
+        _leaderboard(results, tournament_id, out)
+    return 0
+
+
+def _leaderboard(results: Results, tournament_id: int, out: Path) -> None:
+    duplicate = results.config.duplicate
+    table = RichTable(
+        title=f"tournament {tournament_id}: {results.config.format}, {results.hands} hands, "
+        f"prize pool {results.prize_pool}"
+    )
+    for column in ("place", "bot", "prize", "chips", "hands", "bb/100 (95 % CI)"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    if duplicate:
+        table.add_column("duplicate bb/100 (95 % CI)", justify="right")
+    for s in results.standings:
+        cells = [str(s.place), s.name, str(s.prize), str(s.chips), str(s.hands), _rate(s.rate)]
+        if duplicate:
+            cells.append(_rate(s.duplicate_rate))
+        table.add_row(*cells)
+    console = Console(width=max(120, Console().width))  # a pipe gets the whole table
+    console.print(table)
+    errors = {s.name: s.errors for s in results.standings if s.errors}
+    if errors:
+        console.print(f"decisions played for failing bots (check or fold): {errors}")
+    console.print(f"results: {out / 'results.json'}; chart: {out / 'winnings.png'}")
+
+
+def _rate(rate: Any) -> str:
+    if rate is None:
+        return "-"
+    if math.isnan(rate.low):
+        return f"{rate.bb_per_100:+.1f}"
+    return f"{rate.bb_per_100:+.1f} [{rate.low:+.1f}, {rate.high:+.1f}]"
+
+
+def _replay(args: argparse.Namespace) -> int:
+    """Play a stored tournament again from its seed and settings; say whether every result
+    is the same."""
+
+    async def load() -> dict[str, Any]:
+        async with Store.open(database_url(args.db)) as store:
+            return await store.tournament(args.replay)
+
+    stored = asyncio.run(load())
+    if stored["results"] is None:
+        raise UsageError(f"tournament {args.replay} has not finished: nothing to compare")
+    results = asyncio.run(_director(stored["config"], None).run())
+    again = json.loads(json.dumps(results.to_json()))  # as stored: JSON's floats and lists
+    same = again == stored["results"]
+    if args.json:
+        print(json.dumps({"id": args.replay, "identical": same}))
+    else:
+        verdict = "identical results" if same else "DIFFERENT results"
+        print(f"tournament {args.replay} replayed from seed {stored['seed']!r}: {verdict}")
+    return 0 if same else 1
+
+
+def _bot(text: str) -> tuple[str, str]:
+    name, equals, spec = text.partition("=")
+    if not equals or not name or not spec:
+        raise argparse.ArgumentTypeError(f"give NAME=SPEC (tag=tight-aggressive), not {text!r}")
+    return name, spec
+
+
+def _stakes(text: str) -> tuple[int, int, int]:
+    parts = text.split("/")
+    try:
+        values = [int(p) for p in parts]
+        Level(*values)
+    except (ValueError, TypeError):
+        raise argparse.ArgumentTypeError(f"give SB/BB or SB/BB/ANTE, not {text!r}") from None
+    return (values[0], values[1], values[2] if len(values) > 2 else 0)
+
+
+def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
+    p = add_command(sub, "tournament", cmd_tournament, "run a tournament between bots")
+    p.add_argument("--format", choices=[str(f) for f in Format], default="sng")
+    p.add_argument(
+        "--bot", action="append", type=_bot, metavar="NAME=SPEC",
+        help="an entrant: a built-in bot (tight-aggressive, calling-station, random), "
+        "module:Class or file.py:Class; repeat for each (default: built-in bots)",
+    )  # fmt: skip
+    p.add_argument("--players", type=positive, help="how many built-in bots, without --bot")
+    p.add_argument("--seed", help="every deal and every seeded bot is drawn from it")
+    p.add_argument(
+        "--duplicate", action="store_true",
+        help="ring and round robin: play every deal once in each seat rotation",
+    )  # fmt: skip
+    p.add_argument(
+        "--hands", type=positive, default=1_000,
+        help="ring: hands in all; round robin: hands each pair plays (default 1000)",
+    )  # fmt: skip
+    p.add_argument(
+        "--blinds", default="turbo",
+        help="sng and mtt: standard, turbo, hyper, standard-timed, turbo-timed, or a JSON file",
+    )  # fmt: skip
+    p.add_argument(
+        "--payouts", default="top-3",
+        help="winner-takes-all, top-2, top-3, top-4, top-6, top-9, or a JSON file of shares",
+    )  # fmt: skip
+    p.add_argument(
+        "--stack", type=positive,
+        help="starting stack (default: 1500 in a sng or mtt; 100 big blinds, reset every "
+        "hand, in a ring or round robin)",
+    )  # fmt: skip
+    p.add_argument(
+        "--stakes", type=_stakes, default=(50, 100, 0),
+        help="ring and round robin: SB/BB[/ANTE] (default 50/100)",
+    )  # fmt: skip
+    p.add_argument("--buy-in", type=int, default=100, help="per entrant, for the prize pool")
+    p.add_argument("--seats", type=positive, default=9, help="seats a table (default 9)")
+    p.add_argument("--out", help="folder for results.json and winnings.png")
+    p.add_argument("--db", help="database URL (default: $POKERROOM_DB, then pokerroom.db)")
+    p.add_argument(
+        "--replay", type=positive, metavar="ID",
+        help="play stored tournament ID again from its seed and compare the results",
+    )  # fmt: skip

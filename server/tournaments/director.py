@@ -1,0 +1,485 @@
+"""The tournament director: runs a sit-and-go, a multi-table tournament, a heads-up round
+robin or a ring match between bots, and ranks them (docs/tournaments.md).
+
+Every deal comes from a seed derived from the tournament's seed and the deal's place in
+it, so a tournament with the same entrants, seed and (deterministic) bots is played
+again hand for hand. The director drives ``engine.Table``\\ s itself, one hand at a time
+per table in a fixed order (a multi-table tournament plays in rounds: a hand at every
+table, then busts, table breaking and balancing), and asks each seat's player through
+:class:`Agent`: a bot in this process, or one connected over a websocket. Time, for
+blind levels by the clock, comes from an injected clock.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import inspect
+import itertools
+import logging
+import math
+import random
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine import (
+    Action,
+    ActionMenu,
+    AnteKind,
+    BetOrRaiseTo,
+    CheckOrCall,
+    Deck,
+    EngineError,
+    Fold,
+    Hand,
+    Table,
+    TableConfig,
+    TableView,
+)
+from server.tournaments.stats import Rate, bb_per_100
+from server.tournaments.structures import BLIND_STRUCTURES, PAYOUTS, BlindStructure, Level, payouts
+
+log = logging.getLogger("pokerroom")
+
+__all__ = [
+    "Agent",
+    "BotAgent",
+    "Entrant",
+    "Format",
+    "HandPlayed",
+    "Results",
+    "Standing",
+    "TournamentConfig",
+    "TournamentDirector",
+    "TournamentError",
+]
+
+
+class TournamentError(Exception):
+    """A tournament that cannot be run as asked (too few entrants, too many for a table)."""
+
+
+class Format(enum.StrEnum):
+    SNG = "sng"
+    MTT = "mtt"
+    ROUND_ROBIN = "round-robin"
+    RING = "ring"
+
+
+class Agent(Protocol):
+    """A player's decisions: what ``menu.seat`` does, seeing ``view``."""
+
+    async def decide(self, view: TableView, menu: ActionMenu) -> Action: ...
+
+
+class BotAgent:
+    """A bot in this process (``act(view, menu)``): the fast way to run tournaments."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    async def decide(self, view: TableView, menu: ActionMenu) -> Action:
+        return self.bot.act(view, menu)  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class Entrant:
+    name: str
+    agent: Agent
+
+
+RING_STAKES = Level(50, 100)
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    format: Format
+    seed: str
+    starting_stack: int = 1_500
+    """Sit-and-go and multi-table: everyone's chips at the start. Ring and round robin:
+    the stack every hand starts with (stacks are reset each hand)."""
+    blinds: BlindStructure = BLIND_STRUCTURES["turbo"]
+    """Sit-and-go and multi-table."""
+    stakes: Level = RING_STAKES
+    """Ring and round robin: the blinds of every hand."""
+    buy_in: int = 100
+    """Each entrant's buy-in: the prize pool is this times the entrants."""
+    payouts: tuple[float, ...] = PAYOUTS["top-3"]
+    seats: int = 9
+    """Seats at a table: a sit-and-go's entrants must fit; a multi-table tournament
+    fills tables of this size."""
+    hands: int = 1_000
+    """Ring: hands in all; round robin: hands each pair plays."""
+    duplicate: bool = False
+    """Ring and round robin: every deal is played once in each seat rotation."""
+    max_rounds: int = 100_000
+    """Sit-and-go and multi-table: a safety stop for bots that never bust each other."""
+
+
+@dataclass(frozen=True)
+class HandPlayed:
+    """One hand, as the director reports it (to store it, show progress, chart it)."""
+
+    table: str
+    """Where it was played: ``table-1``, ``ring``, ``match-1-2`` (entrant numbers)."""
+    number: int
+    seed: str
+    """What its deck was shuffled from."""
+    hand: Hand
+    players: tuple[str, ...]
+    """By position, as in ``hand.seats``."""
+    deal: int
+    """Duplicate groups: hands with the same deal (and table) had the same cards."""
+
+
+@dataclass
+class Standing:
+    name: str
+    place: int
+    prize: int
+    chips: int
+    """Sit-and-go and multi-table: chips at the end (0 once busted). Ring and round robin:
+    chips won."""
+    hands: int
+    rate: Rate
+    duplicate_rate: Rate | None = None
+    errors: int = 0
+    """Decisions the player got wrong (an illegal action, an exception, a timeout): each
+    was played as a check, or a fold when checking was not free."""
+
+
+@dataclass
+class Results:
+    config: TournamentConfig
+    standings: list[Standing]
+    prize_pool: int
+    hands: int
+    levels_reached: int
+    winnings: dict[str, list[float]]
+    """Each player's cumulative winnings in big blinds, hand by hand they played."""
+
+    def to_json(self) -> dict[str, Any]:
+        def rate(r: Rate | None) -> dict[str, Any] | None:
+            if r is None:
+                return None
+            finite = not math.isnan(r.low)
+            return {
+                "bb_per_100": r.bb_per_100, "ci95": [r.low, r.high] if finite else None,
+                "samples": r.samples,
+            }  # fmt: skip
+
+        return {
+            "format": str(self.config.format),
+            "seed": self.config.seed,
+            "duplicate": self.config.duplicate,
+            "prize_pool": self.prize_pool,
+            "hands": self.hands,
+            "standings": [
+                {
+                    "place": s.place,
+                    "name": s.name,
+                    "prize": s.prize,
+                    "chips": s.chips,
+                    "hands": s.hands,
+                    "rate": rate(s.rate),
+                    "duplicate_rate": rate(s.duplicate_rate),
+                    "errors": s.errors,
+                }
+                for s in self.standings
+            ],
+            "winnings": self.winnings,
+        }
+
+
+Clock = Callable[[], float]
+OnHand = Callable[[HandPlayed], Awaitable[None] | None]
+
+
+@dataclass
+class _Seated:
+    """An entrant's tournament state."""
+
+    entrant: Entrant
+    number: int  # 1.. in entry order
+    chips: int = 0
+    results: list[float] = field(default_factory=list)  # per hand, in big blinds
+    groups: dict[tuple[str, int], list[float]] = field(default_factory=dict)
+    errors: int = 0
+    busted: tuple[int, int, int] | None = None  # (round, stack before its hand, order)
+
+
+class TournamentDirector:
+    """Runs one tournament: ``await TournamentDirector(config, entrants).run()``."""
+
+    def __init__(
+        self,
+        config: TournamentConfig,
+        entrants: Sequence[Entrant],
+        *,
+        on_hand: OnHand | None = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        names = [e.name for e in entrants]
+        if len(set(names)) != len(names):
+            raise TournamentError(f"entrants need names of their own, got {names!r}")
+        self.config = config
+        self.players = [_Seated(e, n) for n, e in enumerate(entrants, 1)]
+        self.by_name = {p.entrant.name: p for p in self.players}
+        self.on_hand = on_hand
+        self.clock = clock
+        self.hands = 0
+        self.level = 0
+        self._check()
+
+    def _check(self) -> None:
+        n, cfg = len(self.players), self.config
+        if n < 2:
+            raise TournamentError("a tournament needs at least two entrants")
+        if cfg.format in (Format.SNG, Format.RING) and n > min(cfg.seats, 10):
+            raise TournamentError(
+                f"a {cfg.format} seats everyone at one table: {n} entrants, "
+                f"{min(cfg.seats, 10)} seats"
+            )
+        if not 2 <= cfg.seats <= 10:
+            raise TournamentError(f"a table has 2 to 10 seats, not {cfg.seats}")
+        if cfg.starting_stack < 1 or cfg.hands < 1 or cfg.buy_in < 0:
+            raise TournamentError("stacks and hands must be positive, a buy-in not negative")
+        if cfg.duplicate and cfg.format in (Format.SNG, Format.MTT):
+            raise TournamentError("duplicate mode is for ring matches and round robins")
+
+    # -- running --------------------------------------------------------------------------
+
+    def planned_hands(self) -> int | None:
+        """The hands a ring match or a round robin plays (a freeze-out: None, unknown)."""
+        n, cfg = len(self.players), self.config
+        if cfg.format is Format.RING:
+            return _deals(cfg, n) * (n if cfg.duplicate else 1)
+        if cfg.format is Format.ROUND_ROBIN:
+            return n * (n - 1) // 2 * _deals(cfg, 2) * (2 if cfg.duplicate else 1)
+        return None
+
+    async def run(self) -> Results:
+        if self.config.format in (Format.SNG, Format.MTT):
+            await self._freezeout()
+            order = self._finishing_order()
+        else:
+            if self.config.format is Format.RING:
+                await self._ring(self.players, "ring")
+            else:
+                for a, b in itertools.combinations(self.players, 2):
+                    await self._ring([a, b], f"match-{a.number}-{b.number}")
+            # Ranked by chips won; equal winnings share the better place's order by entry.
+            order = sorted(self.players, key=lambda p: (-p.chips, p.number))
+        return self._results(order)
+
+    def _results(self, order: list[_Seated]) -> Results:
+        pool = self.config.buy_in * len(self.players)
+        prizes = payouts(pool, self.config.payouts, len(self.players)) if pool else []
+        standings = []
+        for place, p in enumerate(order, 1):
+            duplicate = None
+            if self.config.duplicate:
+                duplicate = bb_per_100([sum(g) / len(g) for g in p.groups.values()])
+            standings.append(
+                Standing(
+                    p.entrant.name,
+                    place,
+                    prizes[place - 1] if place <= len(prizes) else 0,
+                    p.chips,
+                    len(p.results),
+                    bb_per_100(p.results),
+                    duplicate,
+                    p.errors,
+                )
+            )
+        winnings = {p.entrant.name: list(itertools.accumulate(p.results)) for p in self.players}
+        return Results(self.config, standings, pool, self.hands, self.level + 1, winnings)
+
+    def _deck(self, table: str, deal: int) -> tuple[str, Deck]:
+        seed = f"{self.config.seed}/{table}/{deal}"
+        digest = hashlib.sha256(seed.encode()).digest()
+        return seed, Deck.shuffled(random.Random(digest))
+
+    async def _play(self, table: Table, seated: dict[int, _Seated], label: str, deal: int) -> Hand:
+        """Deal one hand at ``table`` from deal ``deal``'s deck and play it out."""
+        seed, deck = self._deck(label, deal)
+        table.start_hand(deck)
+        hand = table.hand
+        assert hand is not None
+        while not hand.is_over:
+            seat = table.to_act
+            assert seat is not None
+            menu = table.legal_actions(seat)
+            assert menu is not None
+            player = seated[seat]
+            try:
+                action = await player.entrant.agent.decide(table.view(seat), menu)
+                if not isinstance(action, Fold | CheckOrCall | BetOrRaiseTo):
+                    raise TypeError(f"{action!r} is not an action")
+                if action.seat != seat:
+                    raise EngineError(f"an action for seat {action.seat!r}, not {seat}")
+                table.apply(action)  # checked before anything changes
+            except Exception as exc:  # a bot's bug costs it this decision, nothing else
+                player.errors += 1
+                log.warning("%s: %s; it checks or folds", player.entrant.name, exc)
+                table.apply(CheckOrCall(seat) if menu.can_check else Fold(seat))
+        self.hands += 1
+        big_blind = hand.setup.big_blind
+        for position, seat in enumerate(hand.seats):
+            p = seated[seat]
+            net = hand.stacks[position] - hand.setup.stacks[position]
+            p.results.append(net / big_blind)
+            p.groups.setdefault((label, deal), []).append(net / big_blind)
+        if self.on_hand is not None:
+            names = tuple(seated[s].entrant.name for s in hand.seats)
+            done = self.on_hand(HandPlayed(label, table.hand_number, seed, hand, names, deal))
+            if done is not None:
+                await done
+        return hand
+
+    # -- ring matches -----------------------------------------------------------------------
+
+    async def _ring(self, players: list[_Seated], label: str) -> None:
+        """``hands`` hands with stacks reset each hand; the players move one seat each
+        deal (as the button would). Duplicate: each deal is played once in each rotation
+        of the players through the seats, the cards staying with the seats."""
+        n, cfg = len(players), self.config
+        rotations = n if cfg.duplicate else 1
+        config = TableConfig(
+            small_blind=cfg.stakes.small_blind, big_blind=cfg.stakes.big_blind, seats=n,
+            ante=cfg.stakes.ante,
+            ante_kind=AnteKind.PER_PLAYER if cfg.stakes.ante else AnteKind.NONE,
+            min_buy_in=1, max_buy_in=cfg.starting_stack,
+        )  # fmt: skip
+        for deal in range(_deals(cfg, n)):
+            for rotation in range(rotations):
+                table = Table(config)  # a fresh table: the button on the same seat
+                table.hand_number = deal * rotations + rotation  # numbered within the match
+                seated = {s: players[(s + deal + rotation) % n] for s in range(n)}
+                for seat in seated:
+                    table.sit_down(seat, cfg.starting_stack, wait_for_big_blind=False)
+                hand = await self._play(table, seated, label, deal)
+                for position, seat in enumerate(hand.seats):
+                    seated[seat].chips += hand.stacks[position] - hand.setup.stacks[position]
+
+    # -- freeze-outs: sit-and-go and multi-table ------------------------------------------
+
+    async def _freezeout(self) -> None:
+        cfg = self.config
+        n = len(self.players)
+        total = cfg.starting_stack * n
+        per_table = min(cfg.seats, 10)
+        count = 1 if cfg.format is Format.SNG else math.ceil(n / per_table)
+        config = TableConfig(
+            small_blind=cfg.blinds.levels[0].small_blind, big_blind=cfg.blinds.levels[0].big_blind,
+            seats=per_table, min_buy_in=1, max_buy_in=total,
+        )  # fmt: skip
+        self.tables: list[tuple[str, Table, dict[int, _Seated]]] = [
+            (f"table-{i + 1}", Table(config), {}) for i in range(count)
+        ]
+        draw = random.Random(hashlib.sha256(f"{cfg.seed}/seating".encode()).digest())
+        order = list(self.players)
+        draw.shuffle(order)  # seats are drawn, as at a live tournament
+        for i, p in enumerate(order):  # dealt round the tables: sizes differ by one at most
+            _, table, seated = self.tables[i % count]
+            seat = len(seated)
+            table.sit_down(seat, cfg.starting_stack, wait_for_big_blind=False)
+            seated[seat] = p
+            p.chips = cfg.starting_stack
+        self._draw = draw
+        started = self.clock()
+        for round_ in range(cfg.max_rounds):
+            alive = [p for p in self.players if p.busted is None]
+            if len(alive) < 2:
+                return
+            self.level = cfg.blinds.level(round_, self.clock() - started)
+            level = cfg.blinds.levels[self.level]
+            busts: list[tuple[_Seated, int]] = []
+            for label, table, seated in self.tables:
+                if len(seated) < 2:
+                    continue
+                table.set_stakes(level.small_blind, level.big_blind, level.ante)
+                hand = await self._play(table, seated, label, table.hand_number + 1)
+                for position, seat in enumerate(hand.seats):
+                    seated[seat].chips = hand.stacks[position]
+                    if hand.stacks[position] == 0:
+                        busts.append((seated[seat], hand.setup.stacks[position]))
+                assert sum(p.chips for p in seated.values()) == sum(
+                    table.stack(s) for s in table.occupied()
+                )
+            self._bust(round_, busts)
+            self._rebalance()
+            assert sum(p.chips for p in self.players) == total  # chips are conserved
+        raise TournamentError(
+            f"no winner after {cfg.max_rounds} rounds: the bots do not bust each other"
+        )
+
+    def _bust(self, round_: int, busts: list[tuple[_Seated, int]]) -> None:
+        """Players out this round: those who started their last hand with more chips
+        finish higher (TDA); equal stacks by the order they were seated."""
+        for order, (p, stack) in enumerate(busts):
+            p.busted = (round_, stack, -order)
+            for _, _, seated in self.tables:
+                for seat, q in list(seated.items()):
+                    if q is p:  # the engine stands a busted player up itself
+                        del seated[seat]
+
+    def _finishing_order(self) -> list[_Seated]:
+        alive = [p for p in self.players if p.busted is None]
+        out = sorted(
+            (p for p in self.players if p.busted is not None),
+            key=lambda p: p.busted,  # type: ignore[arg-type, return-value]
+            reverse=True,
+        )
+        return sorted(alive, key=lambda p: -p.chips) + out
+
+    def _rebalance(self) -> None:
+        """Break tables while the players fit at fewer, then move players from the
+        fullest table to the emptiest until they differ by one at most: each move takes
+        a player drawn by the tournament's seed to a free seat drawn the same way."""
+        per_table = self.tables[0][1].config.seats
+        alive = sum(len(seated) for _, _, seated in self.tables)
+        while len(self.tables) > max(1, math.ceil(alive / per_table)):
+            breaking = min(range(len(self.tables)), key=lambda i: (len(self.tables[i][2]), -i))
+            _, table, seated = self.tables.pop(breaking)
+            for seat in sorted(seated):
+                self._move(table, seated, seat)
+        while True:
+            sizes = [len(seated) for _, _, seated in self.tables]
+            if max(sizes) - min(sizes) <= 1:
+                return
+            _, table, seated = self.tables[sizes.index(max(sizes))]
+            self._move(table, seated, self._draw.choice(sorted(seated)))
+
+    def _move(self, table: Table, seated: dict[int, _Seated], seat: int) -> None:
+        """Move a player to the table with the fewest players (the first of those)."""
+        player = seated.pop(seat)
+        table.stand_up(seat)
+        _, target, target_seated = min(
+            (t for t in self.tables if t[1] is not table), key=lambda t: len(t[2])
+        )
+        free = [s for s in range(target.config.seats) if s not in target_seated]
+        new_seat = self._draw.choice(free)
+        target.sit_down(new_seat, player.chips, wait_for_big_blind=False)
+        target_seated[new_seat] = player
+
+
+def _deals(config: TournamentConfig, players: int) -> int:
+    """Deals in a ring match: each is played once, or once per rotation (duplicate)."""
+    return max(1, config.hands // (players if config.duplicate else 1))
+
+
+def bot_seed(seed: str, name: str) -> int:
+    """A bot's own seed, from the tournament's and its name: seeded bots repeat."""
+    return int.from_bytes(hashlib.sha256(f"{seed}/bot/{name}".encode()).digest()[:8], "big")
+
+
+def make_bot(cls: Any, seed: str, name: str) -> Any:
+    """An instance of a bot class, seeded when its constructor takes a ``seed``."""
+    try:
+        takes_seed = "seed" in inspect.signature(cls).parameters
+    except (TypeError, ValueError):
+        takes_seed = False
+    return cls(seed=bot_seed(seed, name)) if takes_seed else cls()

@@ -1,0 +1,319 @@
+"""The tournament director, its structures and statistics, and ``pokerroom tournament``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import Action, ActionMenu, BetOrRaiseTo, TableView, history
+from server.bots import CallingStation, RandomBot, TightAggressive
+from server.cli import main
+from server.tournaments.director import (
+    BotAgent,
+    Entrant,
+    Format,
+    HandPlayed,
+    TournamentConfig,
+    TournamentDirector,
+    TournamentError,
+    make_bot,
+)
+from server.tournaments.stats import bb_per_100
+from server.tournaments.structures import (
+    BLIND_STRUCTURES,
+    PAYOUTS,
+    BlindStructure,
+    Level,
+    blind_structure,
+    payout_structure,
+    payouts,
+)
+
+KINDS = (TightAggressive, CallingStation, RandomBot)
+
+
+def field_of(n: int, seed: str) -> list[Entrant]:
+    """``n`` built-in bots, seeded from the tournament's seed."""
+    return [
+        Entrant(f"bot-{i}", BotAgent(make_bot(KINDS[i % 3], seed, f"bot-{i}"))) for i in range(n)
+    ]
+
+
+def run(config: TournamentConfig, entrants: list[Entrant], **options: Any) -> Any:
+    director = TournamentDirector(config, entrants, **options)
+    return director, asyncio.run(director.run())
+
+
+# -- freeze-outs ------------------------------------------------------------------------------
+
+
+def test_a_60_bot_multi_table_tournament_balances_breaks_and_conserves_chips() -> None:
+    config = TournamentConfig(Format.MTT, seed="mtt-60", seats=9)
+    seen: list[tuple[list[int], int]] = []  # (table sizes, hand's chips) at every hand
+    directors: list[TournamentDirector] = []
+
+    def check(played: HandPlayed) -> None:
+        hand = played.hand
+        assert sum(hand.stacks) == sum(hand.setup.stacks)  # a hand moves chips, never makes them
+        sizes = [len(seated) for _, _, seated in directors[0].tables]
+        seen.append((sizes, sum(hand.setup.stacks)))
+
+    director = TournamentDirector(config, field_of(60, "mtt-60"), on_hand=check)
+    directors.append(director)
+    results = asyncio.run(director.run())
+    assert all(max(sizes) - min(sizes) <= 1 for sizes, _ in seen)  # balanced within one
+    assert seen[0][0] == [9, 9, 9, 9, 8, 8, 8]  # 60 players at 7 tables of 9
+    assert [len(sizes) for sizes, _ in seen][-1] == 1  # the final table
+    # Tables break as soon as the players fit at fewer: never more tables than needed.
+    total = 60 * config.starting_stack
+    assert sum(s.chips for s in results.standings) == total
+    winner = results.standings[0]
+    assert winner.chips == total and winner.place == 1
+    assert sorted(s.place for s in results.standings) == list(range(1, 61))
+    assert sum(s.prize for s in results.standings) == results.prize_pool == 6_000
+
+
+def test_blinds_rise_every_level_of_hands() -> None:
+    structure = BlindStructure("fast", (Level(10, 20), Level(20, 40), Level(50, 100, 10)), hands=5)
+    config = TournamentConfig(Format.SNG, seed="levels", blinds=structure, seats=6)
+    blinds: list[tuple[int, int, int]] = []
+
+    def record(played: HandPlayed) -> None:
+        setup = played.hand.setup
+        blinds.append((setup.small_blind, setup.big_blind, max(setup.antes)))
+
+    run(config, field_of(6, "levels"), on_hand=record)
+    expected = [structure.levels[min(h // 5, 2)] for h in range(len(blinds))]
+    assert blinds == [(lv.small_blind, lv.big_blind, lv.ante) for lv in expected]
+    assert len(blinds) > 10  # the last level was reached
+
+
+def test_blinds_rise_on_the_injected_clock() -> None:
+    structure = BlindStructure("timed", BLIND_STRUCTURES["turbo"].levels, seconds=300.0)
+    config = TournamentConfig(Format.SNG, seed="clock", blinds=structure, seats=6)
+    now = [0.0]
+    big_blinds: list[tuple[float, int]] = []
+
+    def tick(played: HandPlayed) -> None:
+        big_blinds.append((now[0], played.hand.setup.big_blind))
+        now[0] += 45.0  # each hand takes 45 seconds on the tournament's clock
+
+    run(config, field_of(6, "clock"), on_hand=tick, clock=lambda: now[0])
+    for moment, big_blind in big_blinds:
+        level = min(int(moment // 300), len(structure.levels) - 1)
+        assert big_blind == structure.levels[level].big_blind
+
+
+def test_a_sit_and_go_ranks_busts_by_when_and_pays_the_places() -> None:
+    config = TournamentConfig(Format.SNG, seed="sng", payouts=PAYOUTS["top-3"], buy_in=50)
+    busted_after: dict[str, int] = {}
+
+    def watch(played: HandPlayed) -> None:
+        for position, name in enumerate(played.players):
+            if played.hand.stacks[position] == 0:
+                busted_after[name] = len(busted_after)
+
+    _, results = run(config, field_of(6, "sng"), on_hand=watch)
+    places = {s.name: s.place for s in results.standings}
+    out_first = sorted(busted_after, key=busted_after.__getitem__)
+    assert [places[n] for n in out_first] == sorted((places[n] for n in out_first), reverse=True)
+    assert [s.prize for s in results.standings] == [150, 90, 60, 0, 0, 0]
+
+
+def test_a_tournament_is_played_again_hand_for_hand_from_its_seed() -> None:
+    def play(seed: str) -> tuple[dict[str, Any], list[str]]:
+        texts: list[str] = []
+
+        def keep(played: HandPlayed) -> None:
+            texts.append(history.dump(history.from_hand(played.hand, list(played.players))))
+
+        config = TournamentConfig(Format.MTT, seed=seed, seats=6)
+        _, results = run(config, field_of(20, seed), on_hand=keep)
+        return results.to_json(), texts
+
+    first, again, other = play("again"), play("again"), play("other")
+    assert first == again
+    assert first[1] != other[1]
+
+
+# -- ring matches and round robins ------------------------------------------------------------
+
+
+def test_tight_aggressive_beats_random_in_a_duplicate_ring_by_more_than_the_interval() -> None:
+    config = TournamentConfig(
+        Format.RING, seed="tag-vs-random", hands=1_000, duplicate=True, starting_stack=10_000
+    )
+    entrants = [
+        Entrant("tag", BotAgent(TightAggressive())),
+        Entrant("random", BotAgent(make_bot(RandomBot, "tag-vs-random", "random"))),
+    ]
+    _, results = run(config, entrants)
+    tag = next(s for s in results.standings if s.name == "tag")
+    assert tag.place == 1 and tag.hands == 1_000
+    assert tag.duplicate_rate is not None and tag.duplicate_rate.samples == 500  # deals
+    assert tag.duplicate_rate.low > 0  # the whole 95 % interval is a win
+
+
+def test_duplicate_deals_each_deck_once_in_each_rotation() -> None:
+    config = TournamentConfig(Format.RING, seed="dup", hands=30, duplicate=True)
+    dealt: dict[int, list[tuple[str, ...]]] = {}
+    boards: dict[int, set[str]] = {}
+
+    def keep(played: HandPlayed) -> None:
+        dealt.setdefault(played.deal, []).append(played.players)
+        boards.setdefault(played.deal, set()).add(
+            "".join(str(c) for c in played.hand.holes[0])  # the first position's cards
+        )
+
+    _, results = run(config, field_of(3, "dup"), on_hand=keep)
+    assert results.hands == 30 and len(dealt) == 10
+    for deal, orders in dealt.items():
+        assert len(orders) == 3 and len(set(orders)) == 3  # three seatings of the players
+        assert len(boards[deal]) == 1  # the same cards for the same position
+    assert sum(s.chips for s in results.standings) == 0  # a ring match moves chips only
+
+
+def test_a_round_robin_plays_every_pair() -> None:
+    config = TournamentConfig(Format.ROUND_ROBIN, seed="rr", hands=20)
+    pairs: set[str] = set()
+    _, results = run(config, field_of(4, "rr"), on_hand=lambda played: pairs.add(played.table))
+    assert pairs == {f"match-{a}-{b}" for a in range(1, 5) for b in range(a + 1, 5)}
+    assert results.hands == 6 * 20
+    assert all(s.hands == 3 * 20 for s in results.standings)
+    assert sum(s.chips for s in results.standings) == 0
+
+
+class Broken:
+    """Raises on every other decision and answers nonsense on the others."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def act(self, view: TableView, menu: ActionMenu) -> Action:
+        self.calls += 1
+        if self.calls % 2:
+            raise RuntimeError("bug")
+        return BetOrRaiseTo(menu.seat, 10**9)  # far beyond any stack
+
+
+def test_a_failing_bot_checks_or_folds_and_the_tournament_goes_on() -> None:
+    entrants = [*field_of(2, "broken"), Entrant("broken", BotAgent(Broken()))]
+    _, results = run(TournamentConfig(Format.RING, seed="broken", hands=50), entrants)
+    broken = next(s for s in results.standings if s.name == "broken")
+    assert broken.errors > 0 and broken.hands == 50
+
+
+@pytest.mark.parametrize(
+    ("config", "entrants", "message"),
+    [
+        (TournamentConfig(Format.SNG, seed="x", seats=6), 7, "one table: 7 entrants, 6 seats"),
+        (TournamentConfig(Format.RING, seed="x"), 1, "at least two entrants"),
+        (TournamentConfig(Format.SNG, seed="x", duplicate=True), 3, "duplicate mode is for"),
+    ],
+)
+def test_tournaments_that_cannot_be_run_say_why(
+    config: TournamentConfig, entrants: int, message: str
+) -> None:
+    with pytest.raises(TournamentError, match=message):
+        TournamentDirector(config, field_of(entrants, "x"))
+
+
+# -- structures and statistics ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(PAYOUTS))
+def test_payouts_add_up_to_the_prize_pool(name: str) -> None:
+    for pool in (0, 1, 7, 100, 999, 123_457):
+        for entrants in range(1, 30):
+            prizes = payouts(pool, PAYOUTS[name], entrants)
+            assert sum(prizes) == pool
+            assert prizes == sorted(prizes, reverse=True)
+            assert len(prizes) <= max(1, entrants)
+
+
+def test_structures_from_json_files_and_what_is_wrong_with_bad_ones(tmp_path: Path) -> None:
+    good = tmp_path / "mine.json"
+    good.write_text(json.dumps({"hands": 4, "levels": [[5, 10, 0], [10, 20, 2]]}))
+    assert blind_structure(str(good)).levels[1] == Level(10, 20, 2)
+    shares = tmp_path / "shares.json"
+    shares.write_text("[0.6, 0.4]")
+    assert payout_structure(str(shares)) == (0.6, 0.4)
+    bad: list[tuple[str, Callable[[str], Any], str]] = [
+        ('{"levels": [[5, 10, 0]]}', blind_structure, "in hands or in seconds"),
+        ('{"hands": 4, "levels": [[20, 10, 0]]}', blind_structure, "small blind <= big blind"),
+        ('{"hands": 4}', blind_structure, "needs levels"),
+        ("[0.4, 0.6]", payout_structure, "first place down"),
+        ("[0.5, 0.4]", payout_structure, "summing to 1"),
+        ("{nope", payout_structure, "not a readable JSON"),
+    ]
+    for text, read, message in bad:
+        path = tmp_path / "bad.json"
+        path.write_text(text)
+        with pytest.raises(ValueError, match=message):
+            read(str(path))
+    with pytest.raises(ValueError, match="unknown blind structure 'slow'"):
+        blind_structure("slow")
+
+
+def test_bb_per_100_and_its_interval() -> None:
+    rate = bb_per_100([0.5, -0.5] * 50)
+    assert rate.bb_per_100 == 0 and rate.samples == 100
+    # standard deviation 0.5025..., standard error 0.05025..., 1.96 of it, per 100 hands
+    assert rate.high == pytest.approx(1.959964 * 100 * 0.50251891 / 10, rel=1e-6)
+    assert rate.low == -rate.high
+    assert bb_per_100([2.0]).samples == 1 and str(bb_per_100([2.0])) == "+200.0"
+
+
+# -- the command --------------------------------------------------------------------------------
+
+
+def test_the_command_runs_stores_charts_and_replays_a_tournament(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'room.db'}"
+    out = tmp_path / "out"
+    argv = [
+        "tournament", "--format", "ring", "--seed", "cli", "--hands", "60", "--duplicate",
+        "--bot", "tag=tight-aggressive", "--bot", "rnd=random", "--db", db, "--out", str(out),
+    ]  # fmt: skip
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "tag" in printed and "duplicate bb/100" in printed
+    results = json.loads((out / "results.json").read_text())
+    assert results["hands"] == 60 and results["seed"] == "cli"
+    assert {s["name"] for s in results["standings"]} == {"tag", "rnd"}
+    assert (out / "winnings.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with sqlite3.connect(tmp_path / "room.db") as conn:
+        (stored,) = conn.execute("SELECT count(*) FROM hands").fetchone()
+        (seeds,) = conn.execute("SELECT count(DISTINCT seed) FROM hands").fetchone()
+    assert stored == 60 and seeds == 30  # each deal's seed, played twice
+    assert main(["tournament", "--replay", str(results["id"]), "--db", db]) == 0
+    assert "identical results" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--bot", "x=nonsense"], "--bot x=nonsense: unknown bot 'nonsense'"),
+        (["--bot", "novalue"], "give NAME=SPEC"),
+        (["--players", "11"], "one table: 11 entrants, 9 seats"),
+        (["--blinds", "glacial"], "unknown blind structure 'glacial'"),
+        ([], "give --seed"),
+    ],
+)
+def test_bad_tournament_input_is_one_clear_line(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seed = [] if argv == [] else ["--seed", "x"]
+    try:  # argparse's own refusals exit; ours return the status
+        code = main(["tournament", *seed, *argv, "--db", f"sqlite:///{tmp_path / 'x.db'}"])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    assert code == 2
+    assert message in capsys.readouterr().err
