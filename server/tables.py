@@ -132,6 +132,7 @@ class _Command:
 
 
 RECENT_SECONDS = 3600.0  # the lobby's statistics cover the last hour
+STATE_SECONDS = 0.25  # the retained state on the bus lags the table by at most this
 _LOBBY_EVENTS = (PlayerSat, PlayerStood, PlayerSatOut, PlayerSatIn)  # change the summary
 
 HandStore = Callable[[Table, dict[int, Player], dt.datetime, Shuffle], Awaitable[None]]
@@ -178,6 +179,7 @@ class TableRunner:
         self._decision_started = 0.0
         self._closing = False
         self._abandoned = False  # another process has taken the table over
+        self._state_timer: asyncio.TimerHandle | None = None  # see _state_soon
         self._stopped = False  # run() has returned: nothing will answer a request
         self._finished_through = 0  # hand number of the last hand over (being stored)
         self._stored_through = 0  # hand number of the last hand stored
@@ -262,6 +264,8 @@ class TableRunner:
             log.exception("table %s stopped by an error", self.settings.table_id)
         finally:
             self.halt()
+            if self._state_timer is not None:
+                self._state_timer.cancel()
             if not self._abandoned:
                 for topic in (lobby_topic, table_state_topic):  # gone from the bus
                     self.bus.publish(topic(self.settings.table_id), b"", retain=True)
@@ -526,8 +530,7 @@ class TableRunner:
         if public is not None:
             if any(isinstance(event, _LOBBY_EVENTS) for event in events):
                 self.publish_summary()
-            else:
-                self._publish_state()
+            self._state_soon()
         ended = any(isinstance(event, HandEnded) for event in events)
         for session, batch in batches.items():
             self._deliver(session, partial(session.send_table, table_id, hand_number, batch))
@@ -556,13 +559,23 @@ class TableRunner:
         if self.bus.active:
             summary = protocol.dumps(self.summary()).encode()
             self.bus.publish(lobby_topic(self.settings.table_id), summary, retain=True)
-            self._publish_state()
+            self._state_soon()
+
+    def _state_soon(self) -> None:
+        """Publish the table's state (what a spectator in another process starts from,
+        retained) within :data:`STATE_SECONDS`, once for whatever happened meanwhile: a
+        snapshot per action would double what a busy table sends, and a broker coming
+        back would never catch up. A spectator who starts from a state a few events old
+        sees a gap and starts again from the next one (server/remote.py)."""
+        if self._state_timer is None:
+            loop = asyncio.get_running_loop()
+            self._state_timer = loop.call_later(STATE_SECONDS, self._publish_state)
 
     def _publish_state(self) -> None:
-        """What a spectator in another process starts from, retained, then follows the
-        events with a higher ``seq``."""
-        snapshot = protocol.dumps(self._snapshot(None)).encode()
-        self.bus.publish(table_state_topic(self.settings.table_id), snapshot, retain=True)
+        self._state_timer = None
+        if not self._stopped:
+            snapshot = protocol.dumps(self._snapshot(None)).encode()
+            self.bus.publish(table_state_topic(self.settings.table_id), snapshot, retain=True)
 
     def _deliver(self, session: Subscriber, send: Callable[[], None]) -> None:
         """Send to one subscriber; a failure drops that subscriber, never the table."""

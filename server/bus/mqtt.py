@@ -65,10 +65,13 @@ class MqttBus:
                 await self._tell_broker(lambda client: client.unsubscribe(pattern))
 
     async def _tell_broker(self, call: Callable[[aiomqtt.Client], Any]) -> None:
-        """(Un)subscribe now if connected; if not, the reconnection subscribes anew."""
+        """(Un)subscribe now if connected; if not, the reconnection subscribes anew. A
+        broker that has just gone away gets a second, not aiomqtt's ten: this runs when a
+        subscriber leaves, a server shutting down among them."""
         if self._client is not None:
-            with contextlib.suppress(aiomqtt.MqttError):
-                await call(self._client)
+            with contextlib.suppress(aiomqtt.MqttError, TimeoutError):
+                async with asyncio.timeout(1.0):
+                    await call(self._client)
 
     @classmethod
     @contextlib.asynccontextmanager
