@@ -184,9 +184,9 @@ class HandWriter:
     def __init__(self, store: Store, retry_seconds: float, holder: str | None) -> None:
         self.store = store
         self.retry_seconds = retry_seconds
-        # A server process's id: then every row for a table is written only while this
-        # process holds the table's lease, checked in the same transaction (fencing: a
-        # process another has taken a table from cannot write a late hand into it).
+        # A server process's id: then no row for a table is written while another process
+        # holds the table's lease, checked in the same transaction (fencing: a process
+        # another has taken a table from cannot write a late hand into it).
         self.holder = holder
         self._pending: list[tuple[HandRows | LedgerRow, asyncio.Future[int | None]]] = []
         self._idle = asyncio.Event()  # no round is being written
@@ -395,8 +395,7 @@ class HandWriter:
                 for table_id in {r.hand["table_id"] for r in hands} | {
                     e["table_id"] for e in entries if e["table_id"] is not None
                 }:
-                    held = conn.execute(_SQLITE_HELD, (table_id, self.holder)).fetchone()
-                    if held is None:
+                    if conn.execute(_SQLITE_TAKEN, (table_id, self.holder)).fetchone():
                         raise _LeaseLost(f"this server no longer hosts table {table_id}")
             ids = []
             for rows in hands:
@@ -731,8 +730,8 @@ class Store:
         self, *, retry_seconds: float = 30.0, holder: str | None = None
     ) -> AsyncIterator[HandWriter]:
         """A :class:`HandWriter` with its own connection; everything it was given is
-        committed when the block ends. With ``holder``, a table's rows are written only
-        while that process holds its lease (:meth:`take_table`)."""
+        committed when the block ends. With ``holder``, no row of a table is written
+        while another process holds its lease (:meth:`take_table`)."""
         writer = HandWriter(self, retry_seconds, holder)
         try:
             yield writer
@@ -1067,18 +1066,20 @@ def _pg_type(table: Table, column: str) -> str:
     return re.sub(r"\(\d+\)", "", table.c[column].type.compile(dialect=postgresql.dialect()))
 
 
-_PG_HELD = "SELECT 1 FROM table_leases WHERE table_id = {table} AND holder = {holder} FOR SHARE"
-# The same, for a server holding leases: the hand is inserted only while the lease on its
-# table is this server's, and the lease row stays locked until the commit, so a takeover
-# (which updates it) waits for the hand, or the hand for the takeover.
+# The lease on a table, locked (if there is one) until the commit; then "not another's".
+_PG_LEASE = "SELECT holder FROM table_leases WHERE table_id = {table} FOR SHARE"
+# The same, for a server holding leases: the hand is inserted unless another server holds
+# the lease on its table (a table nobody leases, a tournament's say, is anyone's). The
+# lease row stays locked until the commit, so a takeover (which updates it) waits for the
+# hand, or the hand for the takeover.
 _PG_WRITE_HAND_LEASED = _PG_WRITE_HAND.replace(
     "WITH h AS (",
-    f"WITH lease AS ({_PG_HELD.format(table='$1', holder=f'${_N + 4}')}), h AS (",
+    f"WITH lease AS ({_PG_LEASE.format(table='$1')}), h AS (",
 ).replace(
     f"VALUES ({', '.join(f'${i}' for i in range(1, _N + 1))})",
     "SELECT "
     + ", ".join(f"${i}::{_pg_type(HANDS, c)}" for i, c in enumerate(_HAND_COLUMNS, 1))
-    + " WHERE EXISTS (SELECT 1 FROM lease)",
+    + f" WHERE NOT EXISTS (SELECT 1 FROM lease WHERE holder <> ${_N + 4})",
 )
 
 
@@ -1091,13 +1092,11 @@ _LEDGER_TABLE = f"${_CHILD_COLUMNS['ledger'].index('table_id') + 1}"
 _PG_WRITE_LEDGER_LEASED = (
     f"INSERT INTO ledger ({', '.join(_CHILD_COLUMNS['ledger'])}) SELECT "
     + ", ".join(f"${i}::{_pg_type(LEDGER, c)}" for i, c in enumerate(_CHILD_COLUMNS["ledger"], 1))
-    + f" WHERE {_LEDGER_TABLE}::bigint IS NULL OR EXISTS ("
-    + _PG_HELD.format(
-        table=f"{_LEDGER_TABLE}::bigint", holder=f"${len(_CHILD_COLUMNS['ledger']) + 1}"
-    )
-    + ") RETURNING 1"
+    + f" WHERE {_LEDGER_TABLE}::bigint IS NULL OR NOT EXISTS (SELECT 1 FROM ("
+    + _PG_LEASE.format(table=f"{_LEDGER_TABLE}::bigint")
+    + f") AS lease WHERE holder <> ${len(_CHILD_COLUMNS['ledger']) + 1}) RETURNING 1"
 )
-_SQLITE_HELD = "SELECT 1 FROM table_leases WHERE table_id = ? AND holder = ?"
+_SQLITE_TAKEN = "SELECT 1 FROM table_leases WHERE table_id = ? AND holder <> ?"
 # SQLite's statements for the hand writer (plain sqlite3: the hot path).
 _SQLITE_WRITE = {
     name: f"INSERT INTO {name} ({', '.join(cs)}) VALUES ({', '.join('?' * len(cs))})"
