@@ -36,6 +36,9 @@ from server.export.seat import seen_from
 from server.remote import RemoteTable, run_followed
 from server.store import HandWriter, Lease, Store, StoreError, UnknownHandError
 from server.tables import Player, TableError, TableRunner, TableSettings, store_with
+from server.tournaments.director import Format, TournamentConfig, config_json
+from server.tournaments.host import TournamentHost
+from server.tournaments.structures import BLIND_STRUCTURES, PAYOUTS, Level
 
 log = logging.getLogger("pokerroom")
 
@@ -232,6 +235,7 @@ class PokerServer:
         # each renewal): the lobby lists only these, whatever stale lines the bus keeps.
         self.hosts: dict[str, str] = {}
         self.followed: dict[str, RemoteTable] = {}  # tables elsewhere watched from here
+        self.tournaments: dict[int, TournamentHost] = {}
 
     # -- tables -----------------------------------------------------------------------------
 
@@ -457,7 +461,7 @@ class PokerServer:
             async for raw in websocket:
                 if time.monotonic() - window > 60:  # count bad messages a minute at a time
                     errors, window = 0, time.monotonic()
-                if not bucket.take():
+                if not bucket.take() and not _answers_a_request(raw):
                     errors += 1
                     session.send(protocol.error("rate_limited", "too many messages: slow down"))
                 else:
@@ -481,6 +485,8 @@ class PokerServer:
                         await runner.request("disconnect", session)
                 else:
                     self._unwatch(session, table_id)
+            for host in self.tournaments.values():
+                host.disconnected(session)
             self._forget(session)
 
     async def _answer(self, session: Session, raw: str | bytes) -> str | None:
@@ -583,6 +589,9 @@ class PokerServer:
                 return await self._runner(m.table).request("sit_out", session)
             case protocol.SitIn():
                 return await self._runner(m.table).request("sit_in", session, post=m.post)
+            case protocol.Act() if m.table not in self.tables and _TOURNAMENT_TABLE.match(m.table):
+                player = self._player(session)
+                return self._tournament(int(m.table[1:].split("-", 1)[0])).act(player, m)
             case protocol.Act():
                 return await self._runner(m.table).request(
                     "act", session, player=self._player(session), action_id=m.action_id,
@@ -602,7 +611,67 @@ class PokerServer:
                 return protocol.hands_body(hands, player.name)
             case protocol.Hand():
                 return await self._hand(session, m.hand_id)
+            case protocol.CreateTournament():
+                host = await self._create_tournament(self._player(session), m)
+                return {"type": "tournament_created", "tournament": host.summary()}
+            case protocol.ListTournaments():
+                summaries = [h.summary() for h in self.tournaments.values()]
+                return {"type": "tournaments", "tournaments": summaries}
+            case protocol.Register():
+                player = self._player(session)
+                return self._tournament(m.tournament).register(player, session)
+            case protocol.Unregister():
+                player = self._player(session)
+                return self._tournament(m.tournament).unregister(player)
         raise protocol.ProtocolError("unknown_type", "unknown message")
+
+    def _tournament(self, tournament_id: int) -> TournamentHost:
+        host = self.tournaments.get(tournament_id)
+        if host is None:
+            raise TableError("no_tournament", f"no tournament {tournament_id}")
+        return host
+
+    async def _create_tournament(
+        self, creator: Player, m: protocol.CreateTournament
+    ) -> TournamentHost:
+        """A tournament for bots to register for; it plays in its own task."""
+        mine = [
+            h for h in self.tournaments.values()
+            if h.creator == creator.id and h.state in ("registering", "running")
+        ]  # fmt: skip
+        if len(mine) >= self.settings.tables_per_player:
+            raise protocol.ProtocolError(
+                "too_many_tables",
+                f"a player may have {self.settings.tables_per_player} tournaments going",
+            )
+        fmt = Format(m.format)
+        ring = fmt in (Format.RING, Format.ROUND_ROBIN)
+        config = TournamentConfig(
+            format=fmt, seed=m.seed or secrets.token_hex(8),
+            starting_stack=m.stack or (100 * RING_BIG_BLIND if ring else 1_500),
+            blinds=BLIND_STRUCTURES[m.blinds], stakes=Level(RING_BIG_BLIND // 2, RING_BIG_BLIND),
+            buy_in=m.buy_in, payouts=PAYOUTS[m.payouts], seats=m.seats, hands=m.hands,
+            duplicate=m.duplicate,
+        )  # fmt: skip
+        if not ring and m.field > (m.seats if fmt is Format.SNG else 1_000):
+            raise TableError("refused", f"a sit-and-go seats everyone at one table of {m.seats}")
+        if fmt is Format.RING and m.field > 10:
+            raise TableError("refused", "a ring match seats everyone at one table of 10 at most")
+        if m.duplicate and not ring:
+            raise TableError("refused", "duplicate mode is for ring matches and round robins")
+        settings = config_json(config)
+        tournament_id = await self.store.create_tournament(str(fmt), config.seed, settings)
+        host = TournamentHost(
+            id=tournament_id, name=m.name, config=config, settings=settings,
+            creator=creator.id, field_size=m.field, start_seconds=m.start_seconds,
+            decision_seconds=m.decision_seconds, store=self.store, bus=self.bus,
+        )  # fmt: skip
+        self.tournaments[tournament_id] = host
+        assert self._group is not None and self._writer is not None
+        host.task = self._group.create_task(
+            host.run(self._writer), name=f"tournament {tournament_id}"
+        )
+        return host
 
     async def _spectate(self, session: Session, m: protocol.Spectate) -> dict[str, Any] | None:
         """Watch a table, here or (through the bus) in another process, live or with a
@@ -791,10 +860,28 @@ class PokerServer:
                 for remote in self.followed.values():
                     if remote.task is not None:
                         remote.task.cancel()
+                for host in self.tournaments.values():  # one being played stops unfinished
+                    if host.task is not None:
+                        host.task.cancel()
                 server.close()
                 await server.wait_closed()
                 for runner in self.tables.values():
                     runner.close()
+
+
+def _answers_a_request(raw: str | bytes) -> bool:
+    """Whether a message is an ``act``: it answers the server's own action request, so the
+    table's pace, not the rate limit, bounds it (a bogus one is an error, and errors close
+    the connection). Parsed only once the limit is reached."""
+    try:
+        message = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(message, dict) and message.get("type") == "act"
+
+
+RING_BIG_BLIND = 100  # a tournament's ring matches on the server: 50/100
+_TOURNAMENT_TABLE = re.compile(r"^t\d{1,18}-")  # a tournament's tables: t{id}-{table}
 
 
 def _table_settings(lease: Lease, server: ServerSettings) -> TableSettings:

@@ -165,13 +165,51 @@ class Hand(_Message):
     hand_id: HAND_ID
 
 
+class CreateTournament(_Message):
+    """A tournament between bots on this server (docs/tournaments.md): it starts when
+    ``field`` players have registered, or ``start_seconds`` after it was created with two
+    or more. Without a ``seed`` the server draws one (and shows it with the results)."""
+
+    type: Literal["create_tournament"]
+    name: Annotated[str, Field(min_length=1, max_length=64)]
+    format: Literal["sng", "mtt", "round-robin", "ring"] = "sng"
+    field: Annotated[int, Field(ge=2, le=1000)]
+    start_seconds: Annotated[float, Field(gt=0, le=86400)] | None = None
+    seed: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    blinds: Literal["standard", "turbo", "hyper", "standard-timed", "turbo-timed"] = "turbo"
+    payouts: Literal["winner-takes-all", "top-2", "top-3", "top-4", "top-6", "top-9"] = "top-3"
+    stack: Annotated[int, Field(ge=1, le=10**12)] | None = None
+    buy_in: Annotated[int, Field(ge=0, le=10**12)] = 100
+    seats: Annotated[int, Field(ge=2, le=10)] = 9
+    hands: Annotated[int, Field(ge=1, le=100_000)] = 1_000
+    duplicate: bool = False
+    decision_seconds: Annotated[float, Field(gt=0, le=600)] = 10.0
+
+
+class ListTournaments(_Message):
+    type: Literal["list_tournaments"]
+
+
+class Register(_Message):
+    """Enter a tournament (again, after reconnecting: its messages come here)."""
+
+    type: Literal["register"]
+    tournament: HAND_ID
+
+
+class Unregister(_Message):
+    type: Literal["unregister"]
+    tournament: HAND_ID
+
+
 class Ping(_Message):
     type: Literal["ping"]
 
 
 ClientMessage = Annotated[
     Hello | CreateAccount | ListTables | CreateTable | Sit | Spectate | Leave | SitOut | SitIn
-    | Act | Resume | Hands | Hand | Ping,
+    | Act | Resume | Hands | Hand | CreateTournament | ListTournaments | Register | Unregister
+    | Ping,
     Field(discriminator="type"),
 ]  # fmt: skip
 _CLIENT = TypeAdapter(ClientMessage)

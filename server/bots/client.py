@@ -318,6 +318,15 @@ class TableMirror:
                 pass
 
     def _hand_started(self, event: Mapping[str, Any]) -> None:
+        stakes = (int(event["small_blind"]), int(event["big_blind"]), int(event["ante"]))
+        cfg = self.config
+        if stakes != (cfg.small_blind, cfg.big_blind, cfg.ante):  # a tournament's new level
+            kind = cfg.ante_kind if stakes[2] and cfg.ante else AnteKind.NONE
+            if stakes[2] and kind is AnteKind.NONE:
+                kind, self._ante_known = AnteKind.PER_PLAYER, False  # until a hand shows
+            self.config = replace(
+                cfg, small_blind=stakes[0], big_blind=stakes[1], ante=stakes[2], ante_kind=kind
+            )
         self.hand_number = int(event["hand_number"])
         self.hand_in_progress = True
         self.street = Street.PREFLOP

@@ -23,6 +23,7 @@ from server.bus.topics import (
     table_state_topic,
     table_topics,
     topic_matches,
+    tournament_topic,
 )
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "table_state_topic",
     "table_topics",
     "topic_matches",
+    "tournament_topic",
 ]
 
 

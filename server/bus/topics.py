@@ -40,3 +40,8 @@ def topic_matches(pattern: str, topic: str) -> bool:
         if i >= len(have) or (part != "+" and part != have[i]):
             return False
     return len(want) == len(have)
+
+
+def tournament_topic(tournament_id: int) -> str:
+    """A tournament's standings, retained: renewed after every hand, final when over."""
+    return f"{PREFIX}/tournaments/{tournament_id}/standings"

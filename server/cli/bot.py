@@ -18,6 +18,7 @@ import sys
 from collections.abc import Sequence
 
 from server.bots.client import BotClient, BotClientError, ClientSummary, load_bot_spec
+from server.bots.tournament_client import TournamentClient
 from server.cli.common import EXIT_USAGE, Parser, UsageError, add_command, positive
 
 __all__ = ["add_commands", "main"]
@@ -45,6 +46,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     Ctrl-C; 0 then, 1 when the server refuses the bot or cannot be reached."""
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # `pokerroom bot run my_bot:MyBot` from its folder
+    if args.tournament is not None:
+        return _tournament(args)
     try:
         bot = load_bot_spec(args.spec)
         client = BotClient(
@@ -91,6 +94,34 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tournament(args: argparse.Namespace) -> int:
+    """Register for tournament ``--tournament`` and play it to the end."""
+    try:
+        bot = load_bot_spec(args.spec)
+        if args.token is not None:
+            who = {"token": args.token}
+        else:  # a guest name of its own, like BotClient's
+            who = {"name": args.name or f"{type(bot).__name__}-{os.getpid()}"}
+        client = TournamentClient(bot, args.url, args.tournament, **who)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO)
+    try:
+        outcome = asyncio.run(client.run())
+    except (BotClientError, OSError) as exc:
+        print(f"pokerroom bot run: error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    if args.json:
+        print(json.dumps({"state": outcome.state, "standings": outcome.standings,
+                          "decisions": outcome.decisions, "errors": outcome.errors}))  # fmt: skip
+    else:
+        print(f"tournament {args.tournament}: {outcome.state}, {outcome.decisions} decisions")
+        for s in outcome.standings:
+            print(f"{s.get('place') or '-':>3}  {s['name']:<24} chips {s['chips']:>9}  "
+                  f"prize {s.get('prize', 0)}")  # fmt: skip
+    return 0
+
+
 def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     """Register ``pokerroom bot run``."""
     bot = add_command(sub, "bot", cmd_run, "play bots at a server", json_output=False)
@@ -103,6 +134,10 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     )
     p.add_argument("--url", required=True, help="the server's websocket, e.g. ws://host:8765/ws")
     p.add_argument("--table", help="a table id (default: the first with a free seat)")
+    p.add_argument(
+        "--tournament", type=positive, metavar="ID",
+        help="register for tournament ID and play it to the end (docs/tournaments.md)",
+    )  # fmt: skip
     who = p.add_mutually_exclusive_group()
     who.add_argument("--name", help="play as this guest (default: the bot's class and a suffix)")
     who.add_argument("--token", help="play as the account with this token")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import datetime as dt
 import json
 import math
 from pathlib import Path
@@ -15,11 +14,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
-from engine import history
 from server.bots.client import load_bot_spec
 from server.cli.common import Parser, UsageError, add_command, positive
 from server.config import database_url
-from server.store import HandWriter, Store, hand_rows
+from server.store import Store
 from server.tournaments.chart import winnings_chart
 from server.tournaments.director import (
     BotAgent,
@@ -30,14 +28,12 @@ from server.tournaments.director import (
     TournamentConfig,
     TournamentDirector,
     TournamentError,
+    config_from_json,
+    config_json,
     make_bot,
 )
-from server.tournaments.structures import (
-    BlindStructure,
-    Level,
-    blind_structure,
-    payout_structure,
-)
+from server.tournaments.record import HandRecorder
+from server.tournaments.structures import Level, blind_structure, payout_structure
 
 BUILT_IN = ("tight-aggressive", "calling-station", "random")
 DEFAULT_PLAYERS = {Format.SNG: 6, Format.MTT: 27, Format.RING: 6, Format.ROUND_ROBIN: 3}
@@ -56,32 +52,22 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
     if stack is None:  # a ring's hands start 100 big blinds deep; a freeze-out's at 1,500
         stack = 100 * args.stakes[1] if fmt in (Format.RING, Format.ROUND_ROBIN) else 1_500
     try:
-        structure = blind_structure(args.blinds)
-        shares = payout_structure(args.payouts)
+        config = TournamentConfig(
+            format=fmt, seed=args.seed, starting_stack=stack,
+            blinds=blind_structure(args.blinds), stakes=Level(*args.stakes),
+            buy_in=args.buy_in, payouts=payout_structure(args.payouts), seats=args.seats,
+            hands=args.hands, duplicate=args.duplicate,
+        )  # fmt: skip
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    return {
-        "format": str(fmt), "seed": args.seed, "bots": bots, "starting_stack": stack,
-        "blinds": {"name": structure.name, "hands": structure.hands,
-                   "seconds": structure.seconds,
-                   "levels": [[lv.small_blind, lv.big_blind, lv.ante] for lv in structure.levels]},
-        "stakes": list(args.stakes), "buy_in": args.buy_in,
-        "payouts": list(shares), "seats": args.seats,
-        "hands": args.hands, "duplicate": args.duplicate,
-    }  # fmt: skip
+    return {**config_json(config), "bots": bots}
 
 
 def _director(settings: dict[str, Any], on_hand: Any) -> TournamentDirector:
-    blinds = settings["blinds"]
-    levels = tuple(Level(*lv) for lv in blinds["levels"])
-    config = TournamentConfig(
-        format=Format(settings["format"]), seed=settings["seed"],
-        starting_stack=settings["starting_stack"],
-        blinds=BlindStructure(blinds["name"], levels, blinds["hands"], blinds["seconds"]),
-        stakes=Level(*settings["stakes"]), buy_in=settings["buy_in"],
-        payouts=tuple(settings["payouts"]), seats=settings["seats"], hands=settings["hands"],
-        duplicate=settings["duplicate"],
-    )  # fmt: skip
+    if "bots" not in settings:
+        raise UsageError("this tournament's players were connected over websockets: "
+                         "only they can play it again")  # fmt: skip
+    config = config_from_json(settings)
     entrants = []
     for name, spec in settings["bots"].items():
         try:
@@ -95,38 +81,10 @@ def _director(settings: dict[str, Any], on_hand: Any) -> TournamentDirector:
         raise UsageError(str(exc)) from None
 
 
-class _Recorder:
-    """Stores each hand as it is played (tables ``tournament-{id}-{table}``)."""
-
-    def __init__(self, store: Store, writer: HandWriter, tournament_id: int) -> None:
-        self.store, self.writer, self.tournament_id = store, writer, tournament_id
-        self.tables: dict[str, int] = {}
-        self.players: dict[str, int] = {}
-
-    async def __call__(self, played: HandPlayed) -> None:
-        name = f"tournament-{self.tournament_id}-{played.table}"
-        if name not in self.tables:
-            self.tables[name] = await self.store.ensure_table(name, {"name": name})
-        missing = [p for p in played.players if p not in self.players]
-        if missing:
-            self.players.update(await self.store.ensure_players(missing))
-        written = history.from_hand(played.hand, players=list(played.players))
-        written.fields["table"] = name
-        written.fields["seed"] = played.seed
-        now = dt.datetime.now(dt.UTC)
-        rows = hand_rows(
-            played.hand, table_id=self.tables[name], names=list(played.players),
-            player_ids=[self.players[p] for p in played.players], started_at=now, ended_at=now,
-            history_text=history.dump(written), seed=played.seed,
-        )  # fmt: skip
-        rows.ledger.clear()  # tournament chips are not anyone's balance
-        await self.writer.write(rows)
-
-
 async def _run(args: argparse.Namespace, settings: dict[str, Any], progress: Progress) -> Any:
     async with Store.open(database_url(args.db)) as store, store.writer() as writer:
         tournament_id = await store.create_tournament(settings["format"], args.seed, settings)
-        record = _Recorder(store, writer, tournament_id)
+        record = HandRecorder(store, writer, tournament_id)
         task = progress.add_task(f"{settings['format']} {args.seed}")
 
         async def on_hand(played: HandPlayed) -> None:

@@ -32,6 +32,7 @@ from engine import (
     CheckOrCall,
     Deck,
     EngineError,
+    Event,
     Fold,
     Hand,
     Table,
@@ -54,6 +55,8 @@ __all__ = [
     "TournamentConfig",
     "TournamentDirector",
     "TournamentError",
+    "config_from_json",
+    "config_json",
 ]
 
 
@@ -69,9 +72,9 @@ class Format(enum.StrEnum):
 
 
 class Agent(Protocol):
-    """A player's decisions: what ``menu.seat`` does, seeing ``view``."""
+    """A player's decisions: what ``menu.seat`` does at ``table``, seeing ``view``."""
 
-    async def decide(self, view: TableView, menu: ActionMenu) -> Action: ...
+    async def decide(self, table: str, view: TableView, menu: ActionMenu) -> Action: ...
 
 
 class BotAgent:
@@ -80,8 +83,18 @@ class BotAgent:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
 
-    async def decide(self, view: TableView, menu: ActionMenu) -> Action:
+    async def decide(self, table: str, view: TableView, menu: ActionMenu) -> Action:
         return self.bot.act(view, menu)  # type: ignore[no-any-return]
+
+
+class Observer(Protocol):
+    """Who follows the tables as they play (a server sending players their events)."""
+
+    def seated(self, table: str, engine_table: Table, seat: int, name: str) -> None:
+        """``name`` sat down at ``seat`` (the start, a table balanced, a new ring deal)."""
+
+    def events(self, table: str, engine_table: Table, events: Sequence[Event]) -> None:
+        """What the engine emitted at ``table``, in order."""
 
 
 @dataclass(frozen=True)
@@ -219,15 +232,20 @@ class TournamentDirector:
         entrants: Sequence[Entrant],
         *,
         on_hand: OnHand | None = None,
+        observer: Observer | None = None,
         clock: Clock = time.monotonic,
     ) -> None:
         names = [e.name for e in entrants]
         if len(set(names)) != len(names):
             raise TournamentError(f"entrants need names of their own, got {names!r}")
         self.config = config
-        self.players = [_Seated(e, n) for n, e in enumerate(entrants, 1)]
+        # Numbered in name order, not the order they came in: however bots register, the
+        # same field with the same seed plays the same tournament.
+        ordered = sorted(entrants, key=lambda e: e.name)
+        self.players = [_Seated(e, n) for n, e in enumerate(ordered, 1)]
         self.by_name = {p.entrant.name: p for p in self.players}
         self.on_hand = on_hand
+        self.observer = observer
         self.clock = clock
         self.hands = 0
         self.level = 0
@@ -305,7 +323,7 @@ class TournamentDirector:
     async def _play(self, table: Table, seated: dict[int, _Seated], label: str, deal: int) -> Hand:
         """Deal one hand at ``table`` from deal ``deal``'s deck and play it out."""
         seed, deck = self._deck(label, deal)
-        table.start_hand(deck)
+        self._tell(label, table, table.start_hand(deck))
         hand = table.hand
         assert hand is not None
         while not hand.is_over:
@@ -315,21 +333,24 @@ class TournamentDirector:
             assert menu is not None
             player = seated[seat]
             try:
-                action = await player.entrant.agent.decide(table.view(seat), menu)
+                action = await player.entrant.agent.decide(label, table.view(seat), menu)
                 if not isinstance(action, Fold | CheckOrCall | BetOrRaiseTo):
                     raise TypeError(f"{action!r} is not an action")
                 if action.seat != seat:
                     raise EngineError(f"an action for seat {action.seat!r}, not {seat}")
-                table.apply(action)  # checked before anything changes
+                events = table.apply(action)  # checked before anything changes
             except Exception as exc:  # a bot's bug costs it this decision, nothing else
                 player.errors += 1
-                log.warning("%s: %s; it checks or folds", player.entrant.name, exc)
-                table.apply(CheckOrCall(seat) if menu.can_check else Fold(seat))
+                why = str(exc) or type(exc).__name__  # a timeout says nothing itself
+                log.warning("%s: %s; it checks or folds", player.entrant.name, why)
+                events = table.apply(CheckOrCall(seat) if menu.can_check else Fold(seat))
+            self._tell(label, table, events)
         self.hands += 1
         big_blind = hand.setup.big_blind
         for position, seat in enumerate(hand.seats):
             p = seated[seat]
             net = hand.stacks[position] - hand.setup.stacks[position]
+            p.chips += net  # a freeze-out's stack; a ring's chips won
             p.results.append(net / big_blind)
             p.groups.setdefault((label, deal), []).append(net / big_blind)
         if self.on_hand is not None:
@@ -338,6 +359,31 @@ class TournamentDirector:
             if done is not None:
                 await done
         return hand
+
+    def _tell(self, label: str, table: Table, events: Sequence[Event]) -> None:
+        if self.observer is not None:
+            self.observer.events(label, table, events)
+
+    def _sit(self, label: str, table: Table, seat: int, player: _Seated, stack: int) -> None:
+        events = table.sit_down(seat, stack, wait_for_big_blind=False)
+        if self.observer is not None:  # the newcomer's snapshot includes their own sitting
+            self.observer.events(label, table, events)
+            self.observer.seated(label, table, seat, player.entrant.name)
+
+    def standings_now(self) -> list[dict[str, Any]]:
+        """The field as it stands: chips (won, in a ring or round robin), and the place of
+        each player out (freeze-outs), best first."""
+        if self.config.format in (Format.SNG, Format.MTT):
+            return [
+                {"name": p.entrant.name, "chips": p.chips, "hands": len(p.results),
+                 "place": None if p.busted is None else place}
+                for place, p in enumerate(self._finishing_order(), 1)
+            ]  # fmt: skip
+        order = sorted(self.players, key=lambda p: (-p.chips, p.number))
+        return [
+            {"name": p.entrant.name, "chips": p.chips, "hands": len(p.results), "place": None}
+            for p in order
+        ]
 
     # -- ring matches -----------------------------------------------------------------------
 
@@ -358,11 +404,9 @@ class TournamentDirector:
                 table = Table(config)  # a fresh table: the button on the same seat
                 table.hand_number = deal * rotations + rotation  # numbered within the match
                 seated = {s: players[(s + deal + rotation) % n] for s in range(n)}
-                for seat in seated:
-                    table.sit_down(seat, cfg.starting_stack, wait_for_big_blind=False)
-                hand = await self._play(table, seated, label, deal)
-                for position, seat in enumerate(hand.seats):
-                    seated[seat].chips += hand.stacks[position] - hand.setup.stacks[position]
+                for seat, player in seated.items():
+                    self._sit(label, table, seat, player, cfg.starting_stack)
+                await self._play(table, seated, label, deal)
 
     # -- freeze-outs: sit-and-go and multi-table ------------------------------------------
 
@@ -383,9 +427,9 @@ class TournamentDirector:
         order = list(self.players)
         draw.shuffle(order)  # seats are drawn, as at a live tournament
         for i, p in enumerate(order):  # dealt round the tables: sizes differ by one at most
-            _, table, seated = self.tables[i % count]
+            label, table, seated = self.tables[i % count]
             seat = len(seated)
-            table.sit_down(seat, cfg.starting_stack, wait_for_big_blind=False)
+            self._sit(label, table, seat, p, cfg.starting_stack)
             seated[seat] = p
             p.chips = cfg.starting_stack
         self._draw = draw
@@ -403,7 +447,6 @@ class TournamentDirector:
                 table.set_stakes(level.small_blind, level.big_blind, level.ante)
                 hand = await self._play(table, seated, label, table.hand_number + 1)
                 for position, seat in enumerate(hand.seats):
-                    seated[seat].chips = hand.stacks[position]
                     if hand.stacks[position] == 0:
                         busts.append((seated[seat], hand.setup.stacks[position]))
                 assert sum(p.chips for p in seated.values()) == sum(
@@ -443,27 +486,53 @@ class TournamentDirector:
         alive = sum(len(seated) for _, _, seated in self.tables)
         while len(self.tables) > max(1, math.ceil(alive / per_table)):
             breaking = min(range(len(self.tables)), key=lambda i: (len(self.tables[i][2]), -i))
-            _, table, seated = self.tables.pop(breaking)
+            label, table, seated = self.tables.pop(breaking)
             for seat in sorted(seated):
-                self._move(table, seated, seat)
+                self._move(label, table, seated, seat)
         while True:
             sizes = [len(seated) for _, _, seated in self.tables]
             if max(sizes) - min(sizes) <= 1:
                 return
-            _, table, seated = self.tables[sizes.index(max(sizes))]
-            self._move(table, seated, self._draw.choice(sorted(seated)))
+            label, table, seated = self.tables[sizes.index(max(sizes))]
+            self._move(label, table, seated, self._draw.choice(sorted(seated)))
 
-    def _move(self, table: Table, seated: dict[int, _Seated], seat: int) -> None:
+    def _move(self, label: str, table: Table, seated: dict[int, _Seated], seat: int) -> None:
         """Move a player to the table with the fewest players (the first of those)."""
         player = seated.pop(seat)
-        table.stand_up(seat)
-        _, target, target_seated = min(
+        self._tell(label, table, table.stand_up(seat))
+        to, target, target_seated = min(
             (t for t in self.tables if t[1] is not table), key=lambda t: len(t[2])
         )
         free = [s for s in range(target.config.seats) if s not in target_seated]
         new_seat = self._draw.choice(free)
-        target.sit_down(new_seat, player.chips, wait_for_big_blind=False)
+        self._sit(to, target, new_seat, player, player.chips)
         target_seated[new_seat] = player
+
+
+def config_json(config: TournamentConfig) -> dict[str, Any]:
+    """A configuration as JSON: what is stored with a tournament, and played again from."""
+    blinds = config.blinds
+    return {
+        "format": str(config.format), "seed": config.seed,
+        "starting_stack": config.starting_stack,
+        "blinds": {"name": blinds.name, "hands": blinds.hands, "seconds": blinds.seconds,
+                   "levels": [[lv.small_blind, lv.big_blind, lv.ante] for lv in blinds.levels]},
+        "stakes": [config.stakes.small_blind, config.stakes.big_blind, config.stakes.ante],
+        "buy_in": config.buy_in, "payouts": list(config.payouts), "seats": config.seats,
+        "hands": config.hands, "duplicate": config.duplicate,
+    }  # fmt: skip
+
+
+def config_from_json(data: dict[str, Any]) -> TournamentConfig:
+    """The configuration :func:`config_json` stored."""
+    blinds = data["blinds"]
+    levels = tuple(Level(*lv) for lv in blinds["levels"])
+    return TournamentConfig(
+        format=Format(data["format"]), seed=data["seed"], starting_stack=data["starting_stack"],
+        blinds=BlindStructure(blinds["name"], levels, blinds["hands"], blinds["seconds"]),
+        stakes=Level(*data["stakes"]), buy_in=data["buy_in"], payouts=tuple(data["payouts"]),
+        seats=data["seats"], hands=data["hands"], duplicate=data["duplicate"],
+    )  # fmt: skip
 
 
 def _deals(config: TournamentConfig, players: int) -> int:
