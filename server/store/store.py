@@ -289,7 +289,10 @@ class HandWriter:
 
     async def _write_retrying(self, items: list[HandRows | LedgerRow]) -> list[int | None]:
         deadline = time.monotonic() + self.retry_seconds
-        pause = 0.1
+        # Quick retries first: SQLite is often only locked for a millisecond by another
+        # connection's transaction (a lease renewed); 0.1 s at once would stall every
+        # table's next hand (lockstep latency p99 15 -> 55 ms).
+        pause = 0.002
         while True:
             try:
                 await self._connect()
@@ -306,7 +309,8 @@ class HandWriter:
                 await self._disconnect()
                 if time.monotonic() + pause > deadline:
                     raise StoreError(f"the database is unavailable: {exc}") from exc
-                log.warning("writing to the database failed (%s); retrying", exc)
+                if pause >= 0.1:  # not a moment's lock: say so
+                    log.warning("writing to the database failed (%s); retrying", exc)
                 await asyncio.sleep(pause)
                 pause = min(2 * pause, 2.0)
 
