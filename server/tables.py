@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from engine import (
     Action,
+    ActionMenu,
     BetOrRaiseTo,
     CheckOrCall,
     EngineError,
@@ -49,7 +50,15 @@ from server.store import HandWriter, hand_rows
 
 log = logging.getLogger("pokerroom")
 
-__all__ = ["Clock", "Player", "Subscriber", "TableError", "TableRunner", "TableSettings"]
+__all__ = [
+    "Clock",
+    "Player",
+    "Subscriber",
+    "TableError",
+    "TableRunner",
+    "TableSettings",
+    "action_from_wire",
+]
 
 
 class TableError(Exception):
@@ -753,21 +762,7 @@ class TableRunner:
             )  # fmt: skip
         menu = self.table.legal_actions(seat)
         assert menu is not None
-        move: Action
-        if action in ("bet", "raise"):
-            if amount is None:
-                raise TableError("bad_action", f"{action} needs an amount (the street total)")
-            move = BetOrRaiseTo(seat, amount)
-        elif amount is not None:
-            raise TableError("bad_action", f"{action} takes no amount")
-        elif action == "fold":
-            move = Fold(seat)
-        elif action == "check" and not menu.can_check:
-            raise TableError("illegal", f"seat {seat} cannot check: calling costs {menu.call}")
-        elif action == "call" and menu.can_check:
-            raise TableError("illegal", f"seat {seat} cannot call: there is nothing to call")
-        else:
-            move = CheckOrCall(seat)
+        move = action_from_wire(menu, action, amount)
         self._spend_clock(seat)
         self._publish(self.table.apply(move))
         self.seats[seat].timeouts = 0
@@ -853,3 +848,23 @@ def store_with(
             bus.publish(hand_topic(hand_id), protocol.dumps(summary).encode())
 
     return store
+
+
+def action_from_wire(menu: ActionMenu, action: str, amount: int | None) -> Action:
+    """The engine action an ``act`` message names for ``menu.seat``, or
+    :class:`TableError` (``bad_action``, ``illegal``) for one the menu rules out by its
+    kind; a bet's amount is the engine's to check."""
+    seat = menu.seat
+    if action in ("bet", "raise"):
+        if amount is None:
+            raise TableError("bad_action", f"{action} needs an amount (the street total)")
+        return BetOrRaiseTo(seat, amount)
+    if amount is not None:
+        raise TableError("bad_action", f"{action} takes no amount")
+    if action == "fold":
+        return Fold(seat)
+    if action == "check" and not menu.can_check:
+        raise TableError("illegal", f"seat {seat} cannot check: calling costs {menu.call}")
+    if action == "call" and menu.can_check:
+        raise TableError("illegal", f"seat {seat} cannot call: there is nothing to call")
+    return CheckOrCall(seat)

@@ -772,11 +772,15 @@ class BotClient:
             await self._send(self._pending[self._open][0])
         self._sit_pending = self._sit_in_pending = self._leave_sent = False
         if self._resuming:
-            await self._send(
-                {"type": "resume", "table": self.table, "last_seq": self._last_seq,
-                 "id": self._next_id("resume")}
-            )  # fmt: skip
+            await self._send_resume()
         await self._reconcile()
+
+    async def _send_resume(self) -> None:
+        """Ask for the table again: a snapshot and every event after the last we saw."""
+        await self._send(
+            {"type": "resume", "table": self.table, "last_seq": self._last_seq,
+             "id": self._next_id("resume")}
+        )  # fmt: skip
 
     def _next_id(self, kind: str) -> str:
         self._counter += 1
@@ -839,10 +843,7 @@ class BotClient:
                 self._on_welcome(m)
                 if self._joined and self.table is not None:
                     self._resuming = True
-                    await self._send(
-                        {"type": "resume", "table": self.table, "last_seq": self._last_seq,
-                         "id": self._next_id("resume")}
-                    )  # fmt: skip
+                    await self._send_resume()
                 else:
                     await self._list_tables()
             case "tables":
@@ -982,10 +983,7 @@ class BotClient:
                         seq - 1)  # fmt: skip
             self._resuming = True
             self.mirror = None
-            await self._send(
-                {"type": "resume", "table": self.table, "last_seq": self._last_seq,
-                 "id": self._next_id("resume")}
-            )  # fmt: skip
+            await self._send_resume()
             return
         seat = self.seat
         self._last_seq = seq
@@ -1102,10 +1100,7 @@ class BotClient:
             self._waiting_list = self._joined = True
         elif code == "already_seated":  # our seat is still ours: pick it up
             self._resuming = True
-            await self._send(
-                {"type": "resume", "table": self.table, "last_seq": self._last_seq,
-                 "id": self._next_id("resume")}
-            )  # fmt: skip
+            await self._send_resume()
         else:
             raise BotClientError(f"cannot sit at {self.table}: {code}: {text}")
 

@@ -24,9 +24,7 @@ from engine import (
     Action,
     ActionMenu,
     BetOrRaiseTo,
-    CheckOrCall,
     Event,
-    Fold,
     PlayerStood,
     Table,
     TableView,
@@ -35,7 +33,7 @@ from engine import (
 from server import protocol
 from server.bus import EventBus, tournament_topic
 from server.store import Store
-from server.tables import Player, Subscriber, TableError
+from server.tables import Player, Subscriber, TableError, action_from_wire
 from server.tournaments.director import (
     Entrant,
     HandPlayed,
@@ -176,7 +174,14 @@ class TournamentHost:
             raise TableError("not_your_turn", f"no decision of yours is open at {m.table}")
         if m.seq is not None and m.seq != decision.seq:
             raise TableError("stale", f"the decision of seq {m.seq} is over")
-        decision.answer.set_result(action_from_wire(decision.menu, m.action, m.amount))
+        move = action_from_wire(decision.menu, m.action, m.amount)
+        menu = decision.menu
+        if isinstance(move, BetOrRaiseTo) and not (
+            menu.can_raise and menu.min_raise_to <= move.amount <= menu.max_raise_to
+        ):  # the director plays what it is given: refuse here what the table would
+            bounds = f"{menu.min_raise_to}..{menu.max_raise_to}" if menu.can_raise else "none"
+            raise TableError("illegal", f"a raise to {move.amount} is outside {bounds}")
+        decision.answer.set_result(move)
         return {"type": "ack", "table": m.table, "action_id": m.action_id}
 
     # -- running -------------------------------------------------------------------------------
@@ -289,28 +294,3 @@ class TournamentHost:
                     ))  # fmt: skip
             if isinstance(event, PlayerStood):
                 seats.pop(event.seat, None)
-
-
-def action_from_wire(menu: ActionMenu, action: str, amount: int | None) -> Action:
-    """The action an ``act`` message names, checked against the menu: :class:`TableError`
-    (``bad_action`` or ``illegal``) naming the problem."""
-    seat = menu.seat
-    if action in ("bet", "raise"):
-        if amount is None:
-            raise TableError("bad_action", f"{action} needs an amount (the street total)")
-        if not menu.can_raise or not menu.min_raise_to <= amount <= menu.max_raise_to:
-            bounds = f"{menu.min_raise_to}..{menu.max_raise_to}"
-            raise TableError(
-                "illegal", f"a raise to {amount} is outside {bounds}" if menu.can_raise
-                else f"seat {seat} cannot bet or raise now",
-            )  # fmt: skip
-        return BetOrRaiseTo(seat, amount)
-    if amount is not None:
-        raise TableError("bad_action", f"{action} takes no amount")
-    if action == "fold":
-        return Fold(seat)
-    if action == "check" and not menu.can_check:
-        raise TableError("illegal", f"seat {seat} cannot check: calling costs {menu.call}")
-    if action == "call" and menu.can_check:
-        raise TableError("illegal", f"seat {seat} cannot call: there is nothing to call")
-    return CheckOrCall(seat)

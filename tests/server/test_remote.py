@@ -4,8 +4,10 @@ the state to start from, events in order, a gap repaired, the table stopping or 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -52,59 +54,65 @@ def event(seq: int, kind: str = "action_taken", hand: int = 1) -> bytes:
     ).encode()  # fmt: skip
 
 
+@dataclass
+class Following:
+    bus: LocalBus
+    watcher: Watcher
+    snapshot: dict[str, Any]
+    task: asyncio.Task[None]
+
+
+@contextlib.asynccontextmanager
+async def following(first_state: int) -> AsyncIterator[Following]:
+    """A table whose retained state is at seq ``first_state``, followed, with one
+    spectator who has had the snapshot."""
+    bus = LocalBus()
+    bus.publish(table_state_topic(TABLE), state(first_state), retain=True)
+    remote = RemoteTable(TABLE, bus)
+    task = asyncio.create_task(remote.follow())
+    watcher = Watcher()
+    try:
+        yield Following(bus, watcher, await remote.watch(watcher), task)
+    finally:
+        task.cancel()
+
+
 async def settle() -> None:
     for _ in range(5):
         await asyncio.sleep(0)
 
 
 async def test_a_spectator_gets_the_state_then_each_later_event_once() -> None:
-    bus = LocalBus()
-    bus.publish(table_state_topic(TABLE), state(10), retain=True)
-    remote = RemoteTable(TABLE, bus)
-    task = asyncio.create_task(remote.follow())
-    watcher = Watcher()
-    snapshot = await remote.watch(watcher)
-    assert snapshot["seq"] == 10
-    for seq in (9, 10, 11, 12):  # older events are in the state already
-        bus.publish(table_events_topic(TABLE), event(seq))
-    bus.publish(table_state_topic(TABLE), state(12), retain=True)  # after the batch
-    bus.publish(table_events_topic(TABLE), event(13, "hand_ended"))
-    await settle()
-    assert [m["seq"] for m in watcher.got] == [11, 12, 13]
-    assert watcher.ended == [1]
-    task.cancel()
+    async with following(10) as f:
+        assert f.snapshot["seq"] == 10
+        for seq in (9, 10, 11, 12):  # older events are in the state already
+            f.bus.publish(table_events_topic(TABLE), event(seq))
+        f.bus.publish(table_state_topic(TABLE), state(12), retain=True)  # after the batch
+        f.bus.publish(table_events_topic(TABLE), event(13, "hand_ended"))
+        await settle()
+    assert [m["seq"] for m in f.watcher.got] == [11, 12, 13]
+    assert f.watcher.ended == [1]
 
 
 async def test_a_lost_event_is_repaired_by_the_next_state() -> None:
-    bus = LocalBus()
-    bus.publish(table_state_topic(TABLE), state(1), retain=True)
-    remote = RemoteTable(TABLE, bus)
-    task = asyncio.create_task(remote.follow())
-    watcher = Watcher()
-    await remote.watch(watcher)
-    bus.publish(table_events_topic(TABLE), event(2))
-    bus.publish(table_events_topic(TABLE), event(4))  # 3 was lost
-    bus.publish(table_events_topic(TABLE), event(5))  # not passed on: the view is behind
-    bus.publish(table_state_topic(TABLE), state(5), retain=True)
-    bus.publish(table_events_topic(TABLE), event(6))
-    await settle()
-    assert [(m["type"], m["seq"]) for m in watcher.got] == [
+    async with following(1) as f:
+        f.bus.publish(table_events_topic(TABLE), event(2))
+        f.bus.publish(table_events_topic(TABLE), event(4))  # 3 was lost
+        f.bus.publish(table_events_topic(TABLE), event(5))  # not passed on: behind
+        f.bus.publish(table_state_topic(TABLE), state(5), retain=True)
+        f.bus.publish(table_events_topic(TABLE), event(6))
+        await settle()
+    assert [(m["type"], m["seq"]) for m in f.watcher.got] == [
         ("event", 2), ("snapshot", 5), ("event", 6),
     ]  # fmt: skip
-    task.cancel()
 
 
 async def test_a_table_that_stops_or_moves_is_closed_for_its_spectators() -> None:
     for last, reason in ((b"", "closed"), (state(3, address="ws://b/ws"), "moved")):
-        bus = LocalBus()
-        bus.publish(table_state_topic(TABLE), state(2), retain=True)
-        remote = RemoteTable(TABLE, bus)
-        task = asyncio.create_task(remote.follow())
-        watcher = Watcher()
-        await remote.watch(watcher)
-        bus.publish(table_state_topic(TABLE), last, retain=True)
-        await asyncio.wait_for(task, 1)  # following ends
-        assert watcher.got == [{"type": "table_closed", "table": TABLE, "reason": reason}]
+        async with following(2) as f:
+            f.bus.publish(table_state_topic(TABLE), last, retain=True)
+            await asyncio.wait_for(f.task, 1)  # following ends
+        assert f.watcher.got == [{"type": "table_closed", "table": TABLE, "reason": reason}]
 
 
 async def test_a_table_whose_state_never_comes_is_unreachable() -> None:
