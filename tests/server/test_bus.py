@@ -106,7 +106,9 @@ async def table_on(bus: EventBus, db: Path) -> AsyncIterator[tuple[PokerServer, 
     """A server publishing to ``bus``, with a table of three calling stations under a
     name of its own (the broker is shared with whoever else runs tests)."""
     async with Store.open(f"sqlite+aiosqlite:///{db}") as store:
-        server = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0), bus=bus)
+        # Bots think 2 ms: a table at a realistic pace (at none, it outruns the broker).
+        settings = ServerSettings(port=0, house_think_seconds=0.002)
+        server = PokerServer(store, settings, bus=bus)
         async with server.running():
             runner = await server.create_table(
                 f"bus {uuid.uuid4().hex[:8]}", TableConfig(small_blind=50, big_blind=100, seats=3)
