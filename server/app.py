@@ -36,7 +36,13 @@ from server.export.seat import seen_from
 from server.remote import RemoteTable, run_followed
 from server.store import HandWriter, Lease, Store, StoreError, UnknownHandError
 from server.tables import Player, TableError, TableRunner, TableSettings, store_with
-from server.tournaments.director import Format, TournamentConfig, config_json
+from server.tournaments.director import (
+    Format,
+    TournamentConfig,
+    TournamentError,
+    check_field,
+    config_json,
+)
 from server.tournaments.host import TournamentHost
 from server.tournaments.structures import BLIND_STRUCTURES, PAYOUTS, Level
 
@@ -653,12 +659,10 @@ class PokerServer:
             buy_in=m.buy_in, payouts=PAYOUTS[m.payouts], seats=m.seats, hands=m.hands,
             duplicate=m.duplicate,
         )  # fmt: skip
-        if not ring and m.field > (m.seats if fmt is Format.SNG else 1_000):
-            raise TableError("refused", f"a sit-and-go seats everyone at one table of {m.seats}")
-        if fmt is Format.RING and m.field > 10:
-            raise TableError("refused", "a ring match seats everyone at one table of 10 at most")
-        if m.duplicate and not ring:
-            raise TableError("refused", "duplicate mode is for ring matches and round robins")
+        try:  # what the director would refuse when it starts, refused now
+            check_field(config, m.field)
+        except TournamentError as exc:
+            raise TableError("refused", str(exc)) from None
         settings = config_json(config)
         tournament_id = await self.store.create_tournament(str(fmt), config.seed, settings)
         host = TournamentHost(

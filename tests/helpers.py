@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from typing import Any
 
 from engine import BetOrRaiseTo, CheckOrCall, Event, Fold, Table
 
@@ -27,3 +29,13 @@ def play_out(
         else:
             events += table.apply(CheckOrCall(seat))
     return events
+
+
+async def ask(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
+    """Send ``message`` over a websocket with an id, and return the server's reply to it
+    (whatever else comes meanwhile is skipped)."""
+    await ws.send(json.dumps({**message, "id": "q"}))
+    while True:
+        reply = json.loads(await ws.recv())
+        if reply.get("re") == "q":
+            return dict(reply)

@@ -17,6 +17,7 @@ from typing import Protocol
 
 from server.bus.mqtt import MqttBus  # the only module that imports aiomqtt
 from server.bus.topics import (
+    deliver,
     hand_topic,
     lobby_topic,
     table_events_topic,
@@ -99,12 +100,7 @@ class LocalBus:
                 self._retained[topic] = payload
             else:  # an empty retained message clears the topic, as in MQTT
                 self._retained.pop(topic, None)
-        for pattern, queue in self._subscribers:
-            if topic_matches(pattern, topic):
-                try:
-                    queue.put_nowait((topic, payload))
-                except asyncio.QueueFull:
-                    self.dropped += 1
+        self.dropped += deliver(self._subscribers, topic, payload)
 
     @contextlib.asynccontextmanager
     async def subscribe(self, pattern: str) -> AsyncIterator[asyncio.Queue[tuple[str, bytes]]]:

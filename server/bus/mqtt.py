@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 import aiomqtt
 
-from server.bus.topics import topic_matches
+from server.bus.topics import deliver
 
 log = logging.getLogger("pokerroom")
 
@@ -156,10 +156,5 @@ class MqttBus:
         async for message in client.messages:
             topic = message.topic.value
             payload = message.payload if isinstance(message.payload, bytes) else b""
-            for pattern, queue in self._subscriptions:
-                if topic_matches(pattern, topic):
-                    try:
-                        queue.put_nowait((topic, payload))
-                    except asyncio.QueueFull:
-                        self.dropped += 1
+            self.dropped += deliver(self._subscriptions, topic, payload)
         raise aiomqtt.MqttError("the connection ended")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterable
+
 PREFIX = "pokerroom/v1"
 
 
@@ -29,6 +32,23 @@ def lobby_topic(table_id: str) -> str:
 def hand_topic(hand_id: int) -> str:
     """A finished hand's summary, once it is committed."""
     return f"{PREFIX}/hands/{hand_id}"
+
+
+Subscription = tuple[str, asyncio.Queue[tuple[str, bytes]]]
+"""A pattern, and the queue of ``(topic, payload)`` for what matches it."""
+
+
+def deliver(subscriptions: Iterable[Subscription], topic: str, payload: bytes) -> int:
+    """Put a message on the queue of each subscription whose pattern matches ``topic``,
+    never waiting; the number of full queues it was dropped from."""
+    dropped = 0
+    for pattern, queue in subscriptions:
+        if topic_matches(pattern, topic):
+            try:
+                queue.put_nowait((topic, payload))
+            except asyncio.QueueFull:
+                dropped += 1
+    return dropped
 
 
 def topic_matches(pattern: str, topic: str) -> bool:

@@ -55,6 +55,7 @@ __all__ = [
     "TournamentConfig",
     "TournamentDirector",
     "TournamentError",
+    "check_field",
     "config_from_json",
     "config_json",
 ]
@@ -169,7 +170,6 @@ class Results:
     standings: list[Standing]
     prize_pool: int
     hands: int
-    levels_reached: int
     winnings: dict[str, list[float]]
     """Each player's cumulative winnings in big blinds, hand by hand they played."""
 
@@ -243,29 +243,12 @@ class TournamentDirector:
         # same field with the same seed plays the same tournament.
         ordered = sorted(entrants, key=lambda e: e.name)
         self.players = [_Seated(e, n) for n, e in enumerate(ordered, 1)]
-        self.by_name = {p.entrant.name: p for p in self.players}
         self.on_hand = on_hand
         self.observer = observer
         self.clock = clock
         self.hands = 0
         self.level = 0
-        self._check()
-
-    def _check(self) -> None:
-        n, cfg = len(self.players), self.config
-        if n < 2:
-            raise TournamentError("a tournament needs at least two entrants")
-        if cfg.format in (Format.SNG, Format.RING) and n > min(cfg.seats, 10):
-            raise TournamentError(
-                f"a {cfg.format} seats everyone at one table: {n} entrants, "
-                f"{min(cfg.seats, 10)} seats"
-            )
-        if not 2 <= cfg.seats <= 10:
-            raise TournamentError(f"a table has 2 to 10 seats, not {cfg.seats}")
-        if cfg.starting_stack < 1 or cfg.hands < 1 or cfg.buy_in < 0:
-            raise TournamentError("stacks and hands must be positive, a buy-in not negative")
-        if cfg.duplicate and cfg.format in (Format.SNG, Format.MTT):
-            raise TournamentError("duplicate mode is for ring matches and round robins")
+        check_field(config, len(self.players))
 
     # -- running --------------------------------------------------------------------------
 
@@ -313,7 +296,7 @@ class TournamentDirector:
                 )
             )
         winnings = {p.entrant.name: list(itertools.accumulate(p.results)) for p in self.players}
-        return Results(self.config, standings, pool, self.hands, self.level + 1, winnings)
+        return Results(self.config, standings, pool, self.hands, winnings)
 
     def _deck(self, table: str, deal: int) -> tuple[str, Deck]:
         seed = f"{self.config.seed}/{table}/{deal}"
@@ -533,6 +516,22 @@ def config_from_json(data: dict[str, Any]) -> TournamentConfig:
         stakes=Level(*data["stakes"]), buy_in=data["buy_in"], payouts=tuple(data["payouts"]),
         seats=data["seats"], hands=data["hands"], duplicate=data["duplicate"],
     )  # fmt: skip
+
+
+def check_field(cfg: TournamentConfig, n: int) -> None:
+    """:class:`TournamentError` unless ``n`` entrants can play a tournament so configured."""
+    if n < 2:
+        raise TournamentError("a tournament needs at least two entrants")
+    if cfg.format in (Format.SNG, Format.RING) and n > min(cfg.seats, 10):
+        raise TournamentError(
+            f"a {cfg.format} seats everyone at one table: {n} entrants, {min(cfg.seats, 10)} seats"
+        )
+    if not 2 <= cfg.seats <= 10:
+        raise TournamentError(f"a table has 2 to 10 seats, not {cfg.seats}")
+    if cfg.starting_stack < 1 or cfg.hands < 1 or cfg.buy_in < 0:
+        raise TournamentError("stacks and hands must be positive, a buy-in not negative")
+    if cfg.duplicate and cfg.format in (Format.SNG, Format.MTT):
+        raise TournamentError("duplicate mode is for ring matches and round robins")
 
 
 def _deals(config: TournamentConfig, players: int) -> int:

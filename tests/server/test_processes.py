@@ -27,6 +27,7 @@ from server.bots import load_bot
 from server.bots.client import BotClient
 from server.bus.mqtt import MqttBus
 from server.store import Store
+from tests.helpers import ask
 from tests.server.conftest import create_pg_database, drop_pg_database
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,15 +70,6 @@ async def serve(db: str, log: Path, *options: str) -> AsyncIterator[Process]:
                 except TimeoutError:
                     proc.kill()
                     await proc.wait()
-
-
-async def ask(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
-    """Send a message with an id and return the reply to it (other messages are skipped)."""
-    await ws.send(json.dumps({**message, "id": "q"}))
-    while True:
-        reply = json.loads(await ws.recv())
-        if reply.get("re") == "q":
-            return dict(reply)
 
 
 async def hello(address: str, name: str) -> ClientConnection:

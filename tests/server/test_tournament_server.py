@@ -25,6 +25,7 @@ from server.tournaments.director import (
     TournamentDirector,
     make_bot,
 )
+from tests.helpers import ask
 from tests.server.test_bus import MOSQUITTO, listening
 
 FIELD = {
@@ -33,14 +34,6 @@ FIELD = {
     "rnd": RandomBot,
     "tag2": TightAggressive,
 }
-
-
-async def ask(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
-    await ws.send(json.dumps({**message, "id": "q"}))
-    while True:
-        reply = json.loads(await ws.recv())
-        if reply.get("re") == "q":
-            return dict(reply)
 
 
 async def test_bots_over_websockets_play_the_tournament_in_process_bots_play(
@@ -100,6 +93,9 @@ async def test_bad_tournament_requests_are_refused_and_change_nothing(tmp_path: 
             cases: list[tuple[dict[str, Any], str]] = [
                 ({"type": "register", "tournament": 99}, "no_tournament"),
                 ({"type": "create_tournament", "name": "x", "field": 12, "seats": 9}, "refused"),
+                # Refused as the director would refuse it at the start: one table of 9.
+                ({"type": "create_tournament", "name": "x", "format": "ring", "field": 10},
+                 "refused"),
                 ({"type": "create_tournament", "name": "x", "field": 4, "duplicate": True},
                  "refused"),
                 ({"type": "create_tournament", "name": "x", "field": 1}, "bad_message"),
