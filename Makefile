@@ -7,6 +7,10 @@ VENV     := .venv
 BIN      := $(VENV)/bin
 STAMP    := $(VENV)/.installed-dev
 CHROMIUM := /usr/bin/chromium
+# Where make run serves: make run PORT=9000 HOST=0.0.0.0. Set on make's command line
+# only (:=, not ?=), so a HOST or PORT in the environment (tcsh sets HOST) changes nothing.
+HOST     := 127.0.0.1
+PORT     := 8765
 
 .PHONY: setup run test lint browser bench lock clean
 
@@ -20,7 +24,7 @@ $(STAMP): requirements/dev.txt pyproject.toml
 setup: $(STAMP)
 
 run: setup
-	$(BIN)/pokerroom serve --demo
+	$(BIN)/pokerroom serve --demo --host $(HOST) --port $(PORT)
 
 lint: setup
 	$(BIN)/ruff check .
