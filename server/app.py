@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime as dt
 import functools
 import logging
@@ -31,7 +32,7 @@ from websockets.protocol import State
 from engine import AnteKind, ButtonRule, EngineError, TableConfig
 from server import protocol, web
 from server.bots import load_bot
-from server.bus import EventBus, LocalBus, lobby_topic
+from server.bus import EventBus, LocalBus
 from server.export.seat import seen_from
 from server.remote import RemoteTable, run_followed
 from server.store import HandWriter, Lease, Store, StoreError, UnknownHandError
@@ -68,18 +69,42 @@ class ServerSettings:
     reconnect_grace_seconds: float = 60.0
     house_think_seconds: float = 0.2
     tables_per_player: int = 10
-    """Tables one player may create: a client cannot fill the server with tables."""
+    """Tables (and tournaments) one player may have open: a client cannot fill the server
+    with tables."""
+    tables_per_address: int = 20
+    """Tables the players connecting from one IP address may have open between them:
+    guests are free to make, so the cap per player alone is not enough."""
     max_tables: int = 1_000
-    """Tables players may create in all (guests are free to make: the cap per player is
-    not enough)."""
+    """Tables players may have open in all."""
     idle_table_seconds: float = 300.0
     """A table a player created closes after this long with nobody seated or waiting."""
+    unused_table_seconds: float = 60.0
+    """A table a player created closes after this long if nobody has sat at it yet."""
+    accounts_per_address: int = 10
+    """Accounts one IP address may create an hour."""
     lease_seconds: float = 15.0
     """How long a table's lease lasts unless renewed (a third of it apart): how soon
     another process takes over the tables of one that died."""
     advertise: str | None = None
     """The websocket URL clients reach this process at, which the lobby gives players of
     its tables (default ``ws://host:port/ws``)."""
+
+    def __post_init__(self) -> None:
+        """:class:`ValueError` naming a setting no server can run with."""
+        if not 0 <= self.port <= 65535:
+            raise ValueError(f"port {self.port}: give 0 to 65535")
+        for f in dataclasses.fields(self):
+            value, name = getattr(self, f.name), f.name.replace("_", "-")
+            if f.type == "int" and f.name != "port" and value < 1:
+                raise ValueError(f"{name} {value}: give at least 1")
+            if f.type == "float" and not (value > 0 or (value == 0 and f.name in _MAY_BE_0)):
+                raise ValueError(f"{name} {value:g}: give a positive number")
+        url = self.advertise
+        if url is not None and not re.fullmatch(r"wss?://[^\s/]+(/\S*)?", url):
+            raise ValueError(f"advertise {url!r}: give a ws:// or wss:// URL")
+
+
+_MAY_BE_0 = {"house_think_seconds", "reconnect_grace_seconds"}
 
 
 class _Bucket:
@@ -396,7 +421,7 @@ class PokerServer:
 
     async def follow_lobby(self) -> None:
         """Keep the other processes' lobby lines (retained on the bus) for the lobby here."""
-        async with self.bus.subscribe(lobby_topic("+")) as queue:
+        async with self.bus.subscribe(self.bus.topics.lobby("+")) as queue:
             while True:
                 topic, payload = await queue.get()
                 table_id = topic.rsplit("/", 1)[1]

@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 
 from server import protocol
-from server.bus import EventBus, table_topics
+from server.bus import EventBus
 from server.tables import Subscriber, TableError
 
 log = logging.getLogger("pokerroom")
@@ -58,7 +58,7 @@ class RemoteTable:
 
     async def follow(self) -> None:
         """Pass the table's messages on until it stops (or this task is cancelled)."""
-        async with self.bus.subscribe(table_topics(self.table_id)) as queue:
+        async with self.bus.subscribe(self.bus.topics.table(self.table_id)) as queue:
             while True:
                 topic, payload = await queue.get()
                 try:

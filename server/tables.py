@@ -37,14 +37,7 @@ from engine import (
     redact,
 )
 from server import protocol
-from server.bus import (
-    EventBus,
-    LocalBus,
-    hand_topic,
-    lobby_topic,
-    table_events_topic,
-    table_state_topic,
-)
+from server.bus import EventBus, LocalBus
 from server.fairness import Shuffle
 from server.store import HandWriter, hand_rows
 
@@ -276,7 +269,8 @@ class TableRunner:
             if self._state_timer is not None:
                 self._state_timer.cancel()
             if not self._abandoned:
-                for topic in (lobby_topic, table_state_topic):  # gone from the bus
+                topics = self.bus.topics
+                for topic in (topics.lobby, topics.table_state):  # gone from the bus
                     self.bus.publish(topic(self.settings.table_id), b"", retain=True)
                 await self._cash_out_everyone()
 
@@ -340,7 +334,9 @@ class TableRunner:
                 session, partial(session.send_table, self.settings.table_id, number, [committed])
             )
         if self.bus.active:  # for spectators in other processes too
-            self.bus.publish(table_events_topic(self.settings.table_id), committed.encode())
+            self.bus.publish(
+                self.bus.topics.table_events(self.settings.table_id), committed.encode()
+            )
         self._publish(events)
         return True
 
@@ -527,7 +523,7 @@ class TableRunner:
         hand_number = self.table.hand_number
         table_id = self.settings.table_id
         batches: dict[Subscriber, list[str]] = {session: [] for session in self.subscribers}
-        public = table_events_topic(table_id) if self.bus.active else None
+        public = self.bus.topics.table_events(table_id) if self.bus.active else None
         for event in events:
             self.seq += 1
             self.log.append((self.seq, hand_number, event))
@@ -567,7 +563,7 @@ class TableRunner:
         (and the table's state)."""
         if self.bus.active:
             summary = protocol.dumps(self.summary()).encode()
-            self.bus.publish(lobby_topic(self.settings.table_id), summary, retain=True)
+            self.bus.publish(self.bus.topics.lobby(self.settings.table_id), summary, retain=True)
             self._state_soon()
 
     def _state_soon(self) -> None:
@@ -584,7 +580,8 @@ class TableRunner:
         self._state_timer = None
         if not self._stopped:
             snapshot = protocol.dumps(self._snapshot(None)).encode()
-            self.bus.publish(table_state_topic(self.settings.table_id), snapshot, retain=True)
+            topic = self.bus.topics.table_state(self.settings.table_id)
+            self.bus.publish(topic, snapshot, retain=True)
 
     def _deliver(self, session: Subscriber, send: Callable[[], None]) -> None:
         """Send to one subscriber; a failure drops that subscriber, never the table."""
@@ -845,7 +842,7 @@ def store_with(
                     for p, name in zip(rows.players, names, strict=True)
                 ],
             }  # fmt: skip
-            bus.publish(hand_topic(hand_id), protocol.dumps(summary).encode())
+            bus.publish(bus.topics.hand(hand_id), protocol.dumps(summary).encode())
 
     return store
 

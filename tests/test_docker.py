@@ -25,6 +25,7 @@ import yaml
 from server.app import ServerSettings
 from server.bus import check_bus
 from server.cli import build_parser
+from server.cli.serve import resolve
 from server.config import ADVERTISE_ENV, BUS_ENV, DB_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -167,7 +168,7 @@ def test_database_and_bus_come_from_the_variables_the_server_reads() -> None:
 
 
 def test_servers_publish_the_default_serve_port_each_on_its_own_host_port() -> None:
-    assert build_parser().parse_args(["serve"]).port == IMAGE_PORT
+    assert resolve(build_parser().parse_args(["serve"])).port == IMAGE_PORT
     assert instruction("EXPOSE") == [str(IMAGE_PORT)]
     published = [ports(name) for name in SERVERS]
     assert [[container for _, container in p] for p in published] == [[IMAGE_PORT]] * 2

@@ -4,8 +4,8 @@ One small seam, :class:`EventBus`, with two implementations: :class:`LocalBus` (
 default: in the process, for whoever subscribes here) and ``server.bus.mqtt.MqttBus``
 (an MQTT broker, through aiomqtt; the only module that imports it). Publishing never
 waits and never raises: a table never waits on the bus, and a bus that cannot keep up
-drops messages and counts them (``dropped``). Topics (docs/protocol.md, "Events on
-MQTT") are built here and nowhere else.
+drops messages and counts them (``dropped``). Each bus has its :class:`Topics`: the
+topics (docs/protocol.md, "Events on MQTT") under the root the operator chose.
 """
 
 from __future__ import annotations
@@ -16,29 +16,16 @@ from collections.abc import AsyncIterator
 from typing import Protocol
 
 from server.bus.mqtt import MqttBus  # the only module that imports aiomqtt
-from server.bus.topics import (
-    deliver,
-    hand_topic,
-    lobby_topic,
-    table_events_topic,
-    table_state_topic,
-    table_topics,
-    topic_matches,
-    tournament_topic,
-)
+from server.bus.topics import DEFAULT_PREFIX, Topics, deliver, topic_matches
 
 __all__ = [
+    "DEFAULT_PREFIX",
     "EventBus",
     "LocalBus",
+    "Topics",
     "check_bus",
-    "hand_topic",
-    "lobby_topic",
     "open_bus",
-    "table_events_topic",
-    "table_state_topic",
-    "table_topics",
     "topic_matches",
-    "tournament_topic",
 ]
 
 
@@ -47,6 +34,9 @@ class EventBus(Protocol):
 
     dropped: int
     """Messages given up on: a full queue, a subscriber that does not keep up."""
+
+    topics: Topics
+    """The topics under this bus's root."""
 
     @property
     def active(self) -> bool:
@@ -80,8 +70,9 @@ class LocalBus:
     ``dropped``, and never holds a table up). Retained messages are kept as MQTT keeps
     them: the last one per topic, delivered to each new subscriber first."""
 
-    def __init__(self, queue_size: int = 10_000) -> None:
+    def __init__(self, queue_size: int = 10_000, topics: Topics | None = None) -> None:
         self.queue_size = queue_size
+        self.topics = topics or Topics()
         self.dropped = 0
         self._subscribers: list[tuple[str, asyncio.Queue[tuple[str, bytes]]]] = []
         self._retained: dict[str, bytes] = {}
@@ -118,19 +109,25 @@ class LocalBus:
             self._subscribers.remove(entry)
 
 
-def check_bus(url: str) -> None:
-    """:class:`ValueError` unless ``url`` names a bus: ``local`` or ``mqtt://host[:port]``."""
+def check_bus(url: str, prefix: str = DEFAULT_PREFIX) -> None:
+    """:class:`ValueError` unless ``url`` names a bus (``local`` or ``mqtt://host[:port]``)
+    and ``prefix`` is a topic root."""
     if url != "local":
         MqttBus.address(url)
+    Topics(prefix)
 
 
 @contextlib.asynccontextmanager
-async def open_bus(url: str) -> AsyncIterator[EventBus]:
-    """The bus a URL names (see :func:`check_bus`). An MQTT broker is connected to in the
-    background: one that is down now is retried, and the server starts anyway."""
-    check_bus(url)
+async def open_bus(
+    url: str, *, deployment: str, prefix: str = DEFAULT_PREFIX
+) -> AsyncIterator[EventBus]:
+    """The bus a URL names (see :func:`check_bus`), its topics under ``prefix``. On MQTT
+    every message carries ``deployment`` (the database's id), and messages without it are
+    ignored. A broker is connected to in the background: one that is down now is retried,
+    and the server starts anyway."""
+    check_bus(url, prefix)
     if url == "local":
-        yield LocalBus()
+        yield LocalBus(topics=Topics(prefix))
     else:
-        async with MqttBus.connect(url) as bus:
+        async with MqttBus.connect(url, deployment=deployment, prefix=prefix) as bus:
             yield bus

@@ -9,6 +9,14 @@ broker had not received when the connection broke is lost.
 Subscribing (:meth:`MqttBus.subscribe`) gives a bounded queue of what the broker sends on
 the matching topics; subscriptions are renewed on every reconnection (retained messages
 then arrive again).
+
+Deployments sharing a broker: every message goes out (MQTT 5) with a user property
+``deployment``, the id of the database behind this server (``Store.deployment``), and a
+message that does not carry this server's own id is dropped on arrival (counted in
+``foreign``). Payloads stay exactly what a websocket client gets; topics stay as
+documented. So a server never acts on what another deployment publishes under the same
+root, nor on what an earlier life of its own database left retained (a database created
+anew draws a new id).
 """
 
 from __future__ import annotations
@@ -21,8 +29,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import aiomqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
-from server.bus.topics import deliver
+from server.bus.topics import DEFAULT_PREFIX, Topics, deliver
 
 log = logging.getLogger("pokerroom")
 
@@ -32,9 +42,24 @@ __all__ = ["MqttBus"]
 class MqttBus:
     """An :class:`server.bus.EventBus` publishing to an MQTT broker."""
 
-    def __init__(self, host: str, port: int, queue_size: int = 10_000) -> None:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        *,
+        deployment: str,
+        prefix: str = DEFAULT_PREFIX,
+        queue_size: int = 10_000,
+    ) -> None:
         self.host, self.port = host, port
+        self.topics = Topics(prefix)
+        self.deployment = deployment
+        # One set of properties for every message: built once, read-only afterwards.
+        self._stamp = Properties(PacketTypes.PUBLISH)
+        self._stamp.UserProperty = (DEPLOYMENT, deployment)
         self.dropped = 0
+        self.foreign = 0
+        """Messages ignored: they did not carry this deployment's id."""
         self.connected = asyncio.Event()
         self._queue: asyncio.Queue[tuple[str, bytes, bool]] = asyncio.Queue(queue_size)
         self._subscriptions: list[tuple[str, asyncio.Queue[tuple[str, bytes]]]] = []
@@ -75,9 +100,18 @@ class MqttBus:
 
     @classmethod
     @contextlib.asynccontextmanager
-    async def connect(cls, url: str, queue_size: int = 10_000) -> AsyncIterator[MqttBus]:
-        """A bus sending to the broker at ``mqtt://host[:port]`` until the block ends."""
-        bus = cls(*cls.address(url), queue_size)
+    async def connect(
+        cls,
+        url: str,
+        *,
+        deployment: str,
+        prefix: str = DEFAULT_PREFIX,
+        queue_size: int = 10_000,
+    ) -> AsyncIterator[MqttBus]:
+        """A bus sending to the broker at ``mqtt://host[:port]`` until the block ends,
+        under ``prefix``, as ``deployment``."""
+        host, port = cls.address(url)
+        bus = cls(host, port, deployment=deployment, prefix=prefix, queue_size=queue_size)
         sender = asyncio.create_task(bus._send_forever(), name="mqtt bus")
         try:
             yield bus
@@ -119,7 +153,9 @@ class MqttBus:
         while True:
             try:
                 async with (
-                    aiomqtt.Client(self.host, self.port) as client,
+                    aiomqtt.Client(
+                        self.host, self.port, protocol=aiomqtt.ProtocolVersion.V5
+                    ) as client,
                     asyncio.TaskGroup() as tg,
                 ):
                     for pattern in {p for p, _ in self._subscriptions}:
@@ -148,13 +184,25 @@ class MqttBus:
     async def _send(self, client: aiomqtt.Client) -> None:
         while True:
             topic, payload, retain = await self._queue.get()
-            await client.publish(topic, payload, retain=retain, timeout=2.0)
+            await client.publish(topic, payload, retain=retain, properties=self._stamp, timeout=2.0)
 
     async def _watch(self, client: aiomqtt.Client) -> None:
         """Hand what the broker sends to the subscribers, and notice a lost connection at
         once, not at the next publish's timeout: the message iterator raises."""
         async for message in client.messages:
+            if not self._ours(message.properties):
+                self.foreign += 1
+                continue
             topic = message.topic.value
             payload = message.payload if isinstance(message.payload, bytes) else b""
             self.dropped += deliver(self._subscriptions, topic, payload)
         raise aiomqtt.MqttError("the connection ended")
+
+    def _ours(self, properties: Properties | None) -> bool:
+        """Whether a message carries this deployment's id."""
+        stamped = getattr(properties, "UserProperty", None) or ()
+        return (DEPLOYMENT, self.deployment) in stamped
+
+
+DEPLOYMENT = "deployment"
+"""The MQTT 5 user property naming the deployment a message is from."""

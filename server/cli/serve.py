@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import importlib
 import importlib.util
 import os
-import re
 import signal
 import sys
 from collections.abc import Callable, Coroutine
@@ -16,9 +16,19 @@ from typing import Any
 
 from engine import TableConfig
 from server.app import PokerServer, ServerSettings
-from server.bus import check_bus, open_bus
+from server.bus import DEFAULT_PREFIX, check_bus, open_bus
 from server.cli.common import Parser, UsageError, add_command
-from server.config import ADVERTISE_ENV, bus_url, database_url
+from server.config import (
+    ADVERTISE_ENV,
+    BUS_ENV,
+    CONFIG_ENV,
+    DB_ENV,
+    DEFAULT_BUS,
+    MQTT_PREFIX_ENV,
+    ConfigError,
+    database_url,
+    read_config,
+)
 from server.store import Store
 
 DEMO_BOTS = {
@@ -30,65 +40,120 @@ DEMO_BOTS = {
 }
 
 
-async def serve(args: argparse.Namespace) -> None:
-    settings = ServerSettings(
-        host=args.host, port=args.port,
-        messages_per_second=args.messages_per_second, burst=args.burst,
-        advertise=args.advertise, lease_seconds=args.lease_seconds,
-    )  # fmt: skip
-    async with open_bus(args.bus) as bus, Store.open(database_url(args.db)) as store:
-        app = PokerServer(store, settings, bus=bus)
-        async with app.running() as server:
-            if args.demo:
-                runner = await app.create_table(
-                    "Demo", TableConfig(small_blind=50, big_blind=100, seats=6)
-                )
-                bots = {seat: (f"house-{seat + 1}", kind) for seat, kind in DEMO_BOTS.items()}
-                await app.add_house_bots(runner, bots, stack=10_000)
-            port = next(iter(server.sockets)).getsockname()[1]
-            print(f"pokerroom is serving: open http://{args.host}:{port}/ in a browser", flush=True)
-            print(f"bots and other clients: {app.address}", flush=True)
-            print(f"health check: http://{args.host}:{port}/healthz", flush=True)
-            if args.demo:
-                table = runner.settings.table_id
-                print(f"demo table {table!r}: five house bots and one free seat", flush=True)
-            stop = asyncio.Event()  # set by SIGINT or SIGTERM, however many arrive
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                asyncio.get_running_loop().add_signal_handler(sig, stop.set)
-            await stop.wait()
-            print("pokerroom is shutting down", file=sys.stderr, flush=True)
+async def serve(args: argparse.Namespace, settings: ServerSettings) -> None:
+    async with Store.open(database_url(args.db)) as store:
+        deployment = await store.deployment()
+        async with open_bus(args.bus, deployment=deployment, prefix=args.mqtt_prefix) as bus:
+            app = PokerServer(store, settings, bus=bus)
+            async with app.running() as server:
+                if args.demo:
+                    runner = await app.create_table(
+                        "Demo", TableConfig(small_blind=50, big_blind=100, seats=6)
+                    )
+                    bots = {s: (f"house-{s + 1}", kind) for s, kind in DEMO_BOTS.items()}
+                    await app.add_house_bots(runner, bots, stack=10_000)
+                port = next(iter(server.sockets)).getsockname()[1]
+                host = settings.host
+                print(f"pokerroom is serving: open http://{host}:{port}/ in a browser", flush=True)
+                print(f"bots and other clients: {app.address}", flush=True)
+                print(f"health check: http://{host}:{port}/healthz", flush=True)
+                if args.demo:
+                    table = runner.settings.table_id
+                    print(f"demo table {table!r}: five house bots and one free seat", flush=True)
+                stop = asyncio.Event()  # set by SIGINT or SIGTERM, however many arrive
+                for sig in (signal.SIGINT, signal.SIGTERM):
+                    asyncio.get_running_loop().add_signal_handler(sig, stop.set)
+                await stop.wait()
+                print("pokerroom is shutting down", file=sys.stderr, flush=True)
+
+
+# What the command line, the environment and a config file's [serve] table may set (the
+# server's own settings besides), and the variable that sets each from the environment.
+_OPTIONS: dict[str, tuple[type, ...]] = {
+    "db": (str,), "bus": (str,), "mqtt_prefix": (str,), "demo": (bool,), "loop": (str,),
+}  # fmt: skip
+_ENVIRONMENT = {
+    "db": DB_ENV, "bus": BUS_ENV, "mqtt_prefix": MQTT_PREFIX_ENV, "advertise": ADVERTISE_ENV,
+}  # fmt: skip
+_DEFAULTS: dict[str, Any] = {
+    "db": None, "bus": DEFAULT_BUS, "mqtt_prefix": DEFAULT_PREFIX, "demo": False, "loop": "auto",
+}  # fmt: skip
+
+
+def _settings_keys() -> dict[str, tuple[type, ...]]:
+    """Each field of :class:`ServerSettings` and the types its value may have."""
+    kinds = {"str": (str,), "int": (int,), "float": (int, float), "str | None": (str,)}
+    return {f.name: kinds[str(f.type)] for f in dataclasses.fields(ServerSettings)}
+
+
+def resolve(args: argparse.Namespace) -> ServerSettings:
+    """Fill every option the command line left unset from the environment, then from the
+    config file, then the defaults; the server's settings."""
+    keys = {**_OPTIONS, **_settings_keys()}
+    try:
+        file = read_config(args.config or os.environ.get(CONFIG_ENV), "serve", keys)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    defaults = {**{f.name: f.default for f in dataclasses.fields(ServerSettings)}, **_DEFAULTS}
+    values: dict[str, Any] = {}
+    for key in keys:
+        value = getattr(args, key, None)
+        if value is None and key in _ENVIRONMENT:
+            value = os.environ.get(_ENVIRONMENT[key]) or None
+        if value is None:
+            value = file.get(key, defaults[key])
+        values[key] = value
+    for key in _OPTIONS:
+        setattr(args, key, values.pop(key))
+    try:
+        return ServerSettings(**values)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    args.bus = bus_url(args.bus)
-    args.advertise = args.advertise or os.environ.get(ADVERTISE_ENV) or None
+    settings = resolve(args)
     try:
-        check_bus(args.bus)
+        check_bus(args.bus, args.mqtt_prefix)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if args.advertise is not None and not re.fullmatch(r"wss?://[^\s/]+(/\S*)?", args.advertise):
-        raise UsageError(f"--advertise {args.advertise!r}: give a ws:// or wss:// URL")
-    if not args.lease_seconds > 0:
-        raise UsageError(f"--lease-seconds {args.lease_seconds:g}: give a positive number")
+    if args.loop not in LOOPS:
+        raise UsageError(f"loop {args.loop!r}: give one of {', '.join(LOOPS)}")
     run: Callable[[Coroutine[Any, Any, None]], None] = asyncio.run
     if args.loop != "asyncio" and importlib.util.find_spec("uvloop"):
         run = importlib.import_module("uvloop").run  # ~10 % less CPU a hand (bench/server.py)
     elif args.loop == "uvloop":
         raise UsageError("uvloop is not installed (it does not exist on Windows)")
-    run(serve(args))
+    run(serve(args, settings))
     return 0
+
+
+LOOPS = ("auto", "uvloop", "asyncio")
 
 
 def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     p = add_command(sub, "serve", cmd_serve, "run the poker server", json_output=False)
     defaults = ServerSettings()
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks one)")
+    p.add_argument(
+        "--config", metavar="FILE",
+        help="a TOML file whose [serve] table sets any of these options by name (default: "
+        "$POKERROOM_CONFIG); the command line wins over the environment, which wins over it",
+    )  # fmt: skip
+    p.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, help="port (default 8765; 0 picks one)")
     p.add_argument("--db", help="database URL (default: $POKERROOM_DB, then sqlite pokerroom.db)")
-    p.add_argument("--demo", action="store_true", help="add a demo table of house bots")
+    p.add_argument(
+        "--demo", action="store_true", default=None,
+        help="host the demo table of house bots (or take it back, after a restart)",
+    )  # fmt: skip
     p.add_argument(
         "--bus", help="where table events go: local (the default, or $POKERROOM_BUS) or "
         "mqtt://host:port (docs/protocol.md, Events on MQTT)",
+    )  # fmt: skip
+    p.add_argument(
+        "--mqtt-prefix", metavar="ROOT",
+        help=f"the root of every MQTT topic (default: $POKERROOM_MQTT_PREFIX, then "
+        f"{DEFAULT_PREFIX}): deployments sharing a broker each take their own",
     )  # fmt: skip
     p.add_argument(
         "--advertise", metavar="URL",
@@ -97,20 +162,20 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
         "ws://HOST:PORT/ws)",
     )  # fmt: skip
     p.add_argument(
-        "--lease-seconds", type=float, default=defaults.lease_seconds,
+        "--lease-seconds", type=float,
         help=f"how long a table's lease lasts unless renewed: another server takes over the "
         f"tables of one that stops renewing after this long (default {defaults.lease_seconds:g})",
     )  # fmt: skip
     p.add_argument(
-        "--loop", choices=["auto", "uvloop", "asyncio"], default="auto",
+        "--loop", choices=LOOPS,
         help="event loop: uvloop where installed (the default, auto), or asyncio's own",
     )  # fmt: skip
     p.add_argument(
-        "--messages-per-second", type=float, default=defaults.messages_per_second,
+        "--messages-per-second", type=float,
         help=f"messages a connection may send a second on average (default "
         f"{defaults.messages_per_second:g}; raise it for bots playing many fast tables)",
     )  # fmt: skip
     p.add_argument(
-        "--burst", type=int, default=defaults.burst,
+        "--burst", type=int,
         help=f"messages a connection may send at once (default {defaults.burst})",
     )  # fmt: skip

@@ -31,6 +31,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 __all__ = [
     "Action",
     "Base",
+    "Deployment",
     "Hand",
     "HandPlayer",
     "HandVoid",
@@ -216,3 +217,15 @@ class TournamentRecord(Base):
     results: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class Deployment(Base):
+    """This database's deployment id, one row drawn when the schema is created: server
+    processes sharing the database share it, and every message they put on an MQTT broker
+    carries it, so that a server never acts on another deployment's messages, nor on those
+    an earlier life of its own database left retained (docs/operations.md)."""
+
+    __tablename__ = "deployment"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -36,6 +36,7 @@ from server.export import HandInfo
 from server.store import migrate
 from server.store.models import (
     Action,
+    Deployment,
     Hand,
     HandPlayer,
     HandVoid,
@@ -481,6 +482,15 @@ class Store:
             yield cls(engine)
         finally:
             await engine.dispose()
+
+    async def deployment(self) -> str:
+        """This database's deployment id, which every message its servers put on a shared
+        broker carries (migration 0005 draws it)."""
+        async with self.engine.connect() as conn:
+            found = (await conn.execute(select(Deployment.id))).scalar()
+        if found is None:
+            raise StoreError("the database has no deployment id: run pokerroom db upgrade")
+        return str(found)
 
     # -- players and tables -------------------------------------------------------------
 

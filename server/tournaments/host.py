@@ -31,7 +31,7 @@ from engine import (
     redact,
 )
 from server import protocol
-from server.bus import EventBus, tournament_topic
+from server.bus import EventBus
 from server.store import Store
 from server.tables import Player, Subscriber, TableError, action_from_wire
 from server.tournaments.director import (
@@ -243,14 +243,14 @@ class TournamentHost:
         text = protocol.dumps(body)
         for session in list(self.sessions.values()):
             session.send(text)
-        self.bus.publish(tournament_topic(self.id), text.encode(), retain=True)
+        self.bus.publish(self.bus.topics.tournament(self.id), text.encode(), retain=True)
 
     def _tell_all(self, body: dict[str, Any]) -> None:
         text = protocol.dumps(body)
         for session in list(self.sessions.values()):
             session.send(text)
         if body["type"] == "tournament_finished":
-            self.bus.publish(tournament_topic(self.id), text.encode(), retain=True)
+            self.bus.publish(self.bus.topics.tournament(self.id), text.encode(), retain=True)
 
     # -- what the players see (the director's observer) ----------------------------------------
 

@@ -7,6 +7,7 @@ a server with a table of house bots.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import random
@@ -15,15 +16,19 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import aiomqtt
 import asyncpg
 import pytest
 
 from engine import Deck, Hand, Table, TableConfig
 from server.app import PokerServer, ServerSettings
 from server.bots import load_bot
+from server.bus import DEFAULT_PREFIX
+from server.bus.mqtt import MqttBus
 from server.store import Store
 from server.tables import TableRunner
 from tests.helpers import play_out
+from tests.server.mqtt import MOSQUITTO, foreign_lines, plant_foreign
 
 PG_ADMIN = os.environ.get("POKERROOM_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -100,3 +105,22 @@ async def demo_server(
             await server.add_house_bots(runner, house, stack=10_000)
             port = next(iter(ws_server.sockets)).getsockname()[1]
             yield Demo(server, runner, f"127.0.0.1:{port}")
+
+
+@pytest.fixture(scope="session")
+def foreign_deployment() -> Iterator[None]:
+    """Another deployment's retained messages on the default topics of the shared
+    Mosquitto for the session, as a deployment sharing the broker would leave them; they
+    are cleared at the end."""
+    asyncio.run(plant_foreign(MOSQUITTO, DEFAULT_PREFIX))
+    try:
+        yield
+    finally:
+        asyncio.run(_unplant())
+
+
+async def _unplant() -> None:
+    host, port = MqttBus.address(MOSQUITTO)
+    async with aiomqtt.Client(host, port) as client:
+        for topic in foreign_lines(DEFAULT_PREFIX):
+            await client.publish(topic, b"", retain=True)

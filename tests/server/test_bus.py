@@ -1,5 +1,6 @@
 """The event bus: the in-process one, and MQTT against the real Mosquitto (127.0.0.1:1883,
-and a broker of the test's own that it stops and starts again)."""
+under a topic root of each test's own, with another deployment's retained messages on the
+default topics), and a broker of the test's own that it stops and starts again."""
 
 from __future__ import annotations
 
@@ -11,22 +12,33 @@ import socket
 import subprocess
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import aiomqtt
 import pytest
+from websockets.asyncio.client import connect
 
 from engine import TableConfig
 from server.app import PokerServer, ServerSettings
 from server.bots import load_bot
-from server.bus import EventBus, LocalBus, open_bus, topic_matches
+from server.bus import LocalBus, Topics, open_bus, topic_matches
 from server.bus.mqtt import MqttBus
 from server.store import Store
 from server.tables import TableRunner
+from tests.helpers import ask
+from tests.server.mqtt import (
+    FOREIGN,
+    MOSQUITTO,
+    Heard,
+    clear_retained,
+    listening,
+    own_prefix,
+    plant_foreign,
+    retained,
+    test_bus,
+)
 
-MOSQUITTO = "mqtt://127.0.0.1:1883"
+pytestmark = pytest.mark.usefixtures("foreign_deployment")
 
 
 def test_topics_match_as_in_mqtt() -> None:
@@ -56,56 +68,20 @@ async def test_the_local_bus_keeps_retained_messages_and_never_blocks() -> None:
 async def test_a_bad_bus_url_is_refused() -> None:
     for url in ("nonsense", "mqtt://", "mqtt://host:notaport", "http://host"):
         with pytest.raises(ValueError, match="give local or mqtt://host:port"):
-            async with open_bus(url):
+            async with open_bus(url, deployment="d"):
                 pass
 
 
-@dataclass
-class Heard:
-    """What a subscriber got, by topic."""
-
-    messages: list[tuple[str, bytes, bool]] = field(default_factory=list)
-
-    def json(self, topic: str) -> list[Any]:
-        return [json.loads(p) for t, p, _ in self.messages if t == topic and p]
-
-
 @contextlib.asynccontextmanager
-async def listening(url: str, *patterns: str) -> AsyncIterator[Heard]:
-    """A subscriber of our own, on the broker at ``url``, reconnecting if it goes away."""
-    heard = Heard()
-    host, port = MqttBus.address(url)
-    subscribed = asyncio.Event()
-
-    async def listen() -> None:
-        while True:
-            try:
-                async with aiomqtt.Client(host, port) as client:
-                    for pattern in patterns:
-                        await client.subscribe(pattern)
-                    subscribed.set()
-                    async for m in client.messages:
-                        payload = m.payload if isinstance(m.payload, bytes) else b""
-                        heard.messages.append((m.topic.value, payload, m.retain))
-            except aiomqtt.MqttError:
-                await asyncio.sleep(0.2)
-
-    task = asyncio.create_task(listen())
-    try:
-        async with asyncio.timeout(10):
-            await subscribed.wait()
-        yield heard
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-
-
-@contextlib.asynccontextmanager
-async def table_on(bus: EventBus, db: Path) -> AsyncIterator[tuple[PokerServer, TableRunner]]:
-    """A server publishing to ``bus``, with a table of three calling stations under a
-    name of its own (the broker is shared with whoever else runs tests)."""
-    async with Store.open(f"sqlite+aiosqlite:///{db}") as store:
+async def table_on(
+    db: Path, prefix: str, url: str = MOSQUITTO
+) -> AsyncIterator[tuple[PokerServer, TableRunner]]:
+    """A server publishing to the broker at ``url`` under ``prefix``, with a table of
+    three calling stations."""
+    async with (
+        Store.open(f"sqlite+aiosqlite:///{db}") as store,
+        test_bus(await store.deployment(), url, prefix) as bus,
+    ):
         # Bots think 2 ms: a table at a realistic pace (at none, it outruns the broker).
         settings = ServerSettings(port=0, house_think_seconds=0.002)
         server = PokerServer(store, settings, bus=bus)
@@ -127,23 +103,23 @@ async def hands_played(runner: TableRunner, count: int, timeout: float = 20.0) -
 async def test_table_events_lobby_summaries_and_hands_go_to_their_topics(
     tmp_path: Path,
 ) -> None:
+    topics = Topics(own_prefix())
     async with (
-        listening(MOSQUITTO, "pokerroom/v1/#") as heard,
-        MqttBus.connect(MOSQUITTO) as bus,
-        table_on(bus, tmp_path / "bus.db") as (server, runner),
+        listening(MOSQUITTO, f"{topics.prefix}/#") as heard,
+        table_on(tmp_path / "bus.db", topics.prefix) as (server, runner),
     ):
         table = runner.settings.table_id
         await hands_played(runner, 3)
         async with asyncio.timeout(10):  # the bus sends in the background
-            while len(mine := [h for h in _hands(heard) if h["table"] == table]) < 3:
+            while len(mine := [h for h in _hands(heard, topics) if h["table"] == table]) < 3:
                 await asyncio.sleep(0.01)
         server.close_table(table, "idle")
-        lobby_topic = f"pokerroom/v1/lobby/tables/{table}"
+        lobby_topic = topics.lobby(table)
         async with asyncio.timeout(10):  # the table is gone from the lobby
             while [p for t, p, _ in heard.messages if t == lobby_topic][-1:] != [b""]:
                 await asyncio.sleep(0.01)
         ids = set(await server.store.hand_ids())  # every hand the bus told of is stored
-    published = heard.json(f"pokerroom/v1/tables/{table}/events")
+    published = heard.json(topics.table_events(table))
     events = [m for m in published if m["type"] == "event"]
     # Each hand's deck commitment comes before its first event, as spectators get it.
     commitments = [m for m in published if m["type"] == "deck_commitment"]
@@ -165,7 +141,7 @@ async def test_table_events_lobby_summaries_and_hands_go_to_their_topics(
     for topic, payload, _ in heard.messages:  # events, states, lobby lines, hands
         if not payload:
             continue  # a cleared retained topic
-        if topic.startswith(f"pokerroom/v1/tables/{table}/") or f'"{table}"' in payload.decode():
+        if topic.startswith(f"{topics.prefix}/tables/{table}/") or f'"{table}"' in payload.decode():
             assert not hole_cards_in(payload) - shown - boards, topic
     # The lobby summary is retained while the table runs, and cleared when it closes.
     lobby = [p for t, p, _ in heard.messages if t == lobby_topic]
@@ -173,10 +149,12 @@ async def test_table_events_lobby_summaries_and_hands_go_to_their_topics(
     # Each finished hand, once committed: its id is in the database, its chips add up.
     assert {h["id"] for h in mine} <= ids
     assert all(sum(p["net"] for p in h["players"]) == 0 for h in mine)
+    # Nothing stays retained under the test's root once it is over.
+    assert await retained(MOSQUITTO, topics.prefix) == {}
 
 
-def _hands(heard: Heard) -> list[dict[str, Any]]:
-    return [json.loads(p) for t, p, _ in heard.messages if t.startswith("pokerroom/v1/hands/")]
+def _hands(heard: Heard, topics: Topics) -> list[dict[str, Any]]:
+    return [json.loads(p) for t, p, _ in heard.messages if t.startswith(f"{topics.prefix}/hands/")]
 
 
 CARD = frozenset(f"{r}{s}" for r in "23456789TJQKA" for s in "cdhs")
@@ -222,11 +200,10 @@ async def test_a_table_plays_on_through_a_broker_restart(tmp_path: Path) -> None
     port = free_port()
     url = f"mqtt://127.0.0.1:{port}"
     with broker(port) as first:
-        async with (
-            MqttBus.connect(url) as bus,
-            table_on(bus, tmp_path / "restart.db") as (_, runner),
-        ):
-            events = f"pokerroom/v1/tables/{runner.settings.table_id}/events"
+        async with table_on(tmp_path / "restart.db", own_prefix(), url) as (server, runner):
+            bus = server.bus
+            assert isinstance(bus, MqttBus)
+            events = bus.topics.table_events(runner.settings.table_id)
             async with asyncio.timeout(10):
                 await bus.connected.wait()
             await hands_played(runner, 2)
@@ -242,3 +219,39 @@ async def test_a_table_plays_on_through_a_broker_restart(tmp_path: Path) -> None
                     seen = runner.finished_through
                     while not any(e["hand_number"] > seen for e in heard.json(events)):
                         await asyncio.sleep(0.02)
+
+
+async def test_a_server_never_acts_on_another_deployments_messages(tmp_path: Path) -> None:
+    """Lobby lines and table states another deployment left retained under the same root
+    (stamped with its id, or with none, from an MQTT 3 client) are ignored: nothing is
+    listed, nothing can be watched."""
+    prefix = own_prefix()
+    await plant_foreign(MOSQUITTO, prefix)
+    try:
+        async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'own.db'}") as store:
+            deployment = await store.deployment()
+            assert deployment != FOREIGN
+            async with test_bus(deployment, prefix=prefix) as bus:
+                server = PokerServer(store, ServerSettings(port=0), bus=bus)
+                async with server.running(), connect(server.address) as ws:
+                    await ask(ws, {"type": "hello", "name": "local"})
+                    async with asyncio.timeout(10):  # the lobby's follower had them all
+                        while bus.foreign < 2:
+                            await asyncio.sleep(0.01)
+                    assert server.elsewhere == {}
+                    assert (await ask(ws, {"type": "list_tables"}))["tables"] == []
+                    watch = await ask(ws, {"type": "spectate", "table": "ghost"})
+                    assert watch["code"] == "no_table"
+    finally:
+        await clear_retained(MOSQUITTO, prefix)
+
+
+async def test_each_database_has_its_own_deployment_id(tmp_path: Path) -> None:
+    """A database created again (an earlier life's messages may linger on the broker)
+    draws a new id; the same database keeps its own."""
+    ids = []
+    for name in ("a.db", "a.db", "b.db"):
+        async with Store.open(f"sqlite+aiosqlite:///{tmp_path / name}") as store:
+            ids.append(await store.deployment())
+    assert ids[0] == ids[1] != ids[2]
+    assert all(len(i) == 32 for i in ids)

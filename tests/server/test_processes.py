@@ -25,13 +25,12 @@ from engine import TableConfig
 from server.app import PokerServer, ServerSettings
 from server.bots import load_bot
 from server.bots.client import BotClient
-from server.bus.mqtt import MqttBus
 from server.store import Store
 from tests.helpers import ask
 from tests.server.conftest import create_pg_database, drop_pg_database
+from tests.server.mqtt import MOSQUITTO, clear_retained, own_prefix, plant_foreign, test_bus
 
 ROOT = Path(__file__).resolve().parents[2]
-MOSQUITTO = "mqtt://127.0.0.1:1883"
 LEASE_SECONDS = 1.5
 
 
@@ -42,13 +41,15 @@ class Process:
 
 
 @contextlib.asynccontextmanager
-async def serve(db: str, log: Path, *options: str) -> AsyncIterator[Process]:
-    """``pokerroom serve`` in a process of its own, on a free port."""
+async def serve(db: str, log: Path, prefix: str, *options: str) -> AsyncIterator[Process]:
+    """``pokerroom serve`` in a process of its own, on a free port, its MQTT topics under
+    ``prefix``."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with log.open("wb") as errors:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "server.cli", "serve", "--db", db, "--bus", MOSQUITTO,
-            "--port", "0", "--lease-seconds", str(LEASE_SECONDS), *options,
+            "--mqtt-prefix", prefix, "--port", "0", "--lease-seconds", str(LEASE_SECONDS),
+            *options,
             stdout=asyncio.subprocess.PIPE, stderr=errors, env=env, cwd=ROOT,
         )  # fmt: skip
         try:
@@ -124,17 +125,22 @@ async def test_two_processes_share_the_lobby_spectators_and_a_dead_ones_tables(
     tmp_path: Path,
 ) -> None:
     url = await create_pg_database()
+    # Another deployment left a table "demo" (and "ghost") retained under the same root:
+    # neither server may list, follow or take it.
+    prefix = own_prefix()
+    await plant_foreign(MOSQUITTO, prefix)
     try:
         async with Store.open(url, upgrade=True):
             pass
         plain = url.replace("postgresql+asyncpg://", "postgresql://")
         async with (
-            serve(plain, tmp_path / "a.log", "--demo") as a,
-            serve(plain, tmp_path / "b.log") as b,
+            serve(plain, tmp_path / "a.log", prefix, "--demo") as a,
+            serve(plain, tmp_path / "b.log", prefix) as b,
         ):
             await across(a, b, plain)
     finally:
         await drop_pg_database(url)
+        await clear_retained(MOSQUITTO, prefix)
 
 
 async def across(a: Process, b: Process, db: str) -> None:
@@ -142,6 +148,8 @@ async def across(a: Process, b: Process, db: str) -> None:
     # The lobby on B lists the table A hosts, with A's address.
     line = await table_in_lobby(watcher, "demo", a.address)
     assert line["name"] == "Demo"
+    listed = (await ask(watcher, {"type": "list_tables"}))["tables"]
+    assert [t["id"] for t in listed] == ["demo"]  # not the other deployment's "ghost"
 
     # A player asking B for a seat there is sent to A.
     refused = await ask(watcher, {"type": "sit", "table": "demo", "buy_in": 5_000})
@@ -273,11 +281,12 @@ async def test_the_bot_sdk_sits_at_the_process_hosting_its_table(tmp_path: Path)
     asking the one that does not host its table is sent to the one that does."""
     db = f"sqlite+aiosqlite:///{tmp_path / 'shared.db'}"
     settings = ServerSettings(port=0, house_think_seconds=0.0)
+    prefix = own_prefix()
     async with (
         Store.open(db) as store_a,
         Store.open(db) as store_b,
-        MqttBus.connect(MOSQUITTO) as bus_a,
-        MqttBus.connect(MOSQUITTO) as bus_b,
+        test_bus(await store_a.deployment(), prefix=prefix) as bus_a,
+        test_bus(await store_b.deployment(), prefix=prefix) as bus_b,
     ):
         a = PokerServer(store_a, settings, bus=bus_a)
         async with a.running():

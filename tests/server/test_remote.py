@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from server.bus import LocalBus, table_events_topic, table_state_topic
+from server.bus import LocalBus, Topics
 from server.remote import RemoteTable
 from server.tables import TableError
 
 TABLE = "far"
+TOPICS = Topics()
 
 
 class Watcher:
@@ -67,7 +68,7 @@ async def following(first_state: int) -> AsyncIterator[Following]:
     """A table whose retained state is at seq ``first_state``, followed, with one
     spectator who has had the snapshot."""
     bus = LocalBus()
-    bus.publish(table_state_topic(TABLE), state(first_state), retain=True)
+    bus.publish(TOPICS.table_state(TABLE), state(first_state), retain=True)
     remote = RemoteTable(TABLE, bus)
     task = asyncio.create_task(remote.follow())
     watcher = Watcher()
@@ -86,9 +87,9 @@ async def test_a_spectator_gets_the_state_then_each_later_event_once() -> None:
     async with following(10) as f:
         assert f.snapshot["seq"] == 10
         for seq in (9, 10, 11, 12):  # older events are in the state already
-            f.bus.publish(table_events_topic(TABLE), event(seq))
-        f.bus.publish(table_state_topic(TABLE), state(12), retain=True)  # after the batch
-        f.bus.publish(table_events_topic(TABLE), event(13, "hand_ended"))
+            f.bus.publish(TOPICS.table_events(TABLE), event(seq))
+        f.bus.publish(TOPICS.table_state(TABLE), state(12), retain=True)  # after the batch
+        f.bus.publish(TOPICS.table_events(TABLE), event(13, "hand_ended"))
         await settle()
     assert [m["seq"] for m in f.watcher.got] == [11, 12, 13]
     assert f.watcher.ended == [1]
@@ -96,11 +97,11 @@ async def test_a_spectator_gets_the_state_then_each_later_event_once() -> None:
 
 async def test_a_lost_event_is_repaired_by_the_next_state() -> None:
     async with following(1) as f:
-        f.bus.publish(table_events_topic(TABLE), event(2))
-        f.bus.publish(table_events_topic(TABLE), event(4))  # 3 was lost
-        f.bus.publish(table_events_topic(TABLE), event(5))  # not passed on: behind
-        f.bus.publish(table_state_topic(TABLE), state(5), retain=True)
-        f.bus.publish(table_events_topic(TABLE), event(6))
+        f.bus.publish(TOPICS.table_events(TABLE), event(2))
+        f.bus.publish(TOPICS.table_events(TABLE), event(4))  # 3 was lost
+        f.bus.publish(TOPICS.table_events(TABLE), event(5))  # not passed on: behind
+        f.bus.publish(TOPICS.table_state(TABLE), state(5), retain=True)
+        f.bus.publish(TOPICS.table_events(TABLE), event(6))
         await settle()
     assert [(m["type"], m["seq"]) for m in f.watcher.got] == [
         ("event", 2), ("snapshot", 5), ("event", 6),
@@ -110,7 +111,7 @@ async def test_a_lost_event_is_repaired_by_the_next_state() -> None:
 async def test_a_table_that_stops_or_moves_is_closed_for_its_spectators() -> None:
     for last, reason in ((b"", "closed"), (state(3, address="ws://b/ws"), "moved")):
         async with following(2) as f:
-            f.bus.publish(table_state_topic(TABLE), last, retain=True)
+            f.bus.publish(TOPICS.table_state(TABLE), last, retain=True)
             await asyncio.wait_for(f.task, 1)  # following ends
         assert f.watcher.got == [{"type": "table_closed", "table": TABLE, "reason": reason}]
 
@@ -128,13 +129,13 @@ async def test_malformed_messages_are_skipped() -> None:
     bus = LocalBus()
     remote = RemoteTable(TABLE, bus)
     task = asyncio.create_task(remote.follow())
-    bus.publish(table_state_topic(TABLE), b"not json", retain=True)
-    bus.publish(table_state_topic(TABLE), b'{"seq": 1}', retain=True)  # no summary
-    bus.publish(table_state_topic(TABLE), state(1), retain=True)
+    bus.publish(TOPICS.table_state(TABLE), b"not json", retain=True)
+    bus.publish(TOPICS.table_state(TABLE), b'{"seq": 1}', retain=True)  # no summary
+    bus.publish(TOPICS.table_state(TABLE), state(1), retain=True)
     watcher = Watcher()
     assert (await remote.watch(watcher))["seq"] == 1
-    bus.publish(table_events_topic(TABLE), b"[1, 2]")
-    bus.publish(table_events_topic(TABLE), event(2))
+    bus.publish(TOPICS.table_events(TABLE), b"[1, 2]")
+    bus.publish(TOPICS.table_events(TABLE), event(2))
     await settle()
     assert [m["seq"] for m in watcher.got] == [2]
     task.cancel()

@@ -1,6 +1,8 @@
 """Tournaments scheduled on a running server, played by bots over websockets: the same
 hands and results as in-process bots with the same seed, standings to the players and on
-MQTT (the real Mosquitto at 127.0.0.1:1883), and bad requests refused."""
+MQTT (the real Mosquitto at 127.0.0.1:1883, under a topic root of the test's own, with
+another deployment's finished tournaments retained on the default topics), and bad
+requests refused."""
 
 from __future__ import annotations
 
@@ -9,12 +11,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.asyncio.client import connect
 
 from server.app import PokerServer, ServerSettings
 from server.bots import CallingStation, RandomBot, TightAggressive
 from server.bots.tournament_client import TournamentClient
-from server.bus.mqtt import MqttBus
 from server.cli import main
 from server.store import Store
 from server.tournaments.director import (
@@ -26,7 +28,9 @@ from server.tournaments.director import (
     make_bot,
 )
 from tests.helpers import ask
-from tests.server.test_bus import MOSQUITTO, listening
+from tests.server.mqtt import MOSQUITTO, listening, test_bus
+
+pytestmark = pytest.mark.usefixtures("foreign_deployment")
 
 FIELD = {
     "tag": TightAggressive,
@@ -46,7 +50,7 @@ async def test_bots_over_websockets_play_the_tournament_in_process_bots_play(
 
     async with (
         Store.open(f"sqlite+aiosqlite:///{tmp_path / 't.db'}") as store,
-        MqttBus.connect(MOSQUITTO) as bus,
+        test_bus(await store.deployment()) as bus,
     ):
         server = PokerServer(store, ServerSettings(port=0), bus=bus)
         async with server.running(), connect(server.address) as admin:
@@ -59,7 +63,7 @@ async def test_bots_over_websockets_play_the_tournament_in_process_bots_play(
             tid = created["tournament"]["id"]
             listed = (await ask(admin, {"type": "list_tournaments"}))["tournaments"]
             assert [(t["id"], t["state"], t["field"]) for t in listed] == [(tid, "registering", 4)]
-            topic = f"pokerroom/v1/tournaments/{tid}/standings"
+            topic = bus.topics.tournament(tid)
             async with listening(MOSQUITTO, topic) as heard:
                 clients = [
                     TournamentClient(make_bot(k, seed, n), server.address, tid, name=n)
@@ -67,7 +71,8 @@ async def test_bots_over_websockets_play_the_tournament_in_process_bots_play(
                 ]
                 async with asyncio.timeout(120):
                     outcomes = await asyncio.gather(*(c.run() for c in clients))
-                    while not any(json.loads(p).get("state") == "finished"
+                    # The last message: standings marked finished come just before it.
+                    while not any(json.loads(p)["type"] == "tournament_finished"
                                   for _, p, _ in heard.messages if p):  # fmt: skip
                         await asyncio.sleep(0.05)
             stored = await store.tournament(tid)
