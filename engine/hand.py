@@ -15,11 +15,15 @@ sources are in docs/rules.md.
 >>> _ = hand.start()
 >>> hand.seat_to_act, hand.legal_actions(2).call  # the button acts first, three-handed
 (0, 100)
+
+A replay of a hand history may not know every player's hole cards: it deals stand-ins
+and names those players' positions in ``unknown``, and they muck at showdown whatever
+the stand-ins are (see :class:`Hand`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from engine.actions import Action, ActionMenu, BetOrRaiseTo, CheckOrCall, Fold
@@ -107,12 +111,34 @@ class HandSetup:
 
 class Hand:
     """The state of one hand. Call :meth:`start` once, then :meth:`apply` until
-    :attr:`is_over`. Every method either raises and changes nothing, or succeeds."""
+    :attr:`is_over`. Every method either raises and changes nothing, or succeeds.
 
-    def __init__(self, setup: HandSetup, deck: Deck) -> None:
+    ``unknown`` is for replays of hand histories that do not know some players' hole
+    cards: their positions, whose cards in ``deck`` are stand-ins. Stand-ins never play:
+    at showdown those players muck in their turn, unseen, and win nothing that a shown
+    hand contests. A hand must be tabled to win (TDA Rule 13) and a history shows the
+    hands tabled, so one it does not show was mucked (PHH ``pN sm`` without cards).
+    Mucked, it sets no bar for the players after it (docs/rules.md H3), so everyone else
+    shows or mucks exactly as in the hand recorded. A pot that only such players contest,
+    which no card can decide, is split among them as a tie. Tables never pass ``unknown``.
+
+    >>> setup = HandSetup(hand_number=1, seats=(0, 1), stacks=(100, 100), blinds=(10, 5),
+    ...                   small_blind=5, big_blind=10)
+    >>> hand = Hand(setup, Deck.from_cards("2c 9h 2d Kd 2h 2s 5c Js 7d"), unknown=[0])
+    >>> _ = hand.start()
+    >>> while not hand.is_over:
+    ...     _ = hand.apply(CheckOrCall(hand.seat_to_act))
+    >>> hand.stacks  # 2c 2d would make quads with the board; unknown, they muck
+    [90, 110]
+    """
+
+    def __init__(self, setup: HandSetup, deck: Deck, *, unknown: Collection[int] = ()) -> None:
+        n = len(setup.seats)
+        self.unknown = frozenset(unknown)  # positions dealt stand-ins: they muck at showdown
+        if not self.unknown <= set(range(n)):
+            raise InvalidConfigError(f"unknown must be positions 0..{n - 1}, got {unknown!r}")
         self.setup = setup
         self.deck = deck
-        n = len(setup.seats)
         self.n = n
         self.seats = setup.seats
         self.position = {seat: i for i, seat in enumerate(setup.seats)}
@@ -135,6 +161,7 @@ class Hand:
         self.to_act = -1
         self.is_over = False
         self.started = False
+        self.tabled = False  # the hands are on the table (shown or mucked)
         self.shown: set[int] = set()
         self.log: list[Event] = []
         self._actions_applied = 0
@@ -395,7 +422,7 @@ class Hand:
         live = [q for q in range(self.n) if not self.folded[q]]
         self._return_uncalled(events)
         while self.street < Street.RIVER:
-            if not self.shown and sum(not self.all_in[p] for p in live) <= 1:
+            if not self.tabled and sum(not self.all_in[p] for p in live) <= 1:
                 # All in and the betting is over: every hand is tabled before the board is
                 # run out (TDA Rule 16).
                 self._table(events, live, self._first_to_show(live))
@@ -459,14 +486,19 @@ class Hand:
     def _table(self, events: list[Event], live: Sequence[int], first: int) -> None:
         """Show hands in order from ``first``. With anyone all in every hand is shown (TDA
         Rule 16); otherwise a hand that cannot at least tie the best shown so far is mucked
-        unseen (TDA Rules 13, 14, 17-B)."""
+        unseen (TDA Rules 13, 14, 17-B). Hands whose cards are unknown are mucked in their
+        turn, and are no hand to beat for those after them (see :class:`Hand`)."""
+        self.tabled = True
         order = sorted(live, key=lambda p: (p - first) % self.n)
+        unknown = self.unknown
         if any(self.all_in[p] for p in live):
-            shown = order
+            shown = [p for p in order if p not in unknown]
         else:
             codes = [c.code for c in self.board]
             best, shown = 0, []
             for p in order:
+                if p in unknown:
+                    continue
                 rank = rank7(self.holes[p][0].code, self.holes[p][1].code, *codes)
                 if rank >= best:
                     best = rank
@@ -480,15 +512,20 @@ class Hand:
 
     def _showdown(self, events: list[Event], live: Sequence[int]) -> None:
         """Table the hands if that has not happened yet, then split each pot among the
-        best hands shown."""
-        if not self.shown:
+        best hands shown (a pot no shown hand contests: among its unknown hands, see
+        :class:`Hand`)."""
+        if not self.tabled:
             self._table(events, live, self._first_to_show(live))
         codes = [c.code for c in self.board]
         ranks = {p: rank7(self.holes[p][0].code, self.holes[p][1].code, *codes) for p in self.shown}
         for index, pot in enumerate(self.pots()):
-            top = max(ranks[p] for p in pot.eligible if p in ranks)
             # pot.eligible runs from the first seat left of the button, as odd chips do.
-            winners = [p for p in pot.eligible if ranks.get(p) == top]
+            contenders = [p for p in pot.eligible if p in ranks]
+            if contenders:
+                top = max(ranks[p] for p in contenders)
+                winners = [p for p in contenders if ranks[p] == top]
+            else:  # only hands whose cards are unknown contest it: a tie
+                top, winners = 0, list(pot.eligible)
             shares = split(pot.amount, winners)
             for p, share in shares:
                 self.stacks[p] += share
@@ -499,7 +536,7 @@ class Hand:
                     eligible=tuple(self.seats[p] for p in pot.eligible),
                     shares=tuple((self.seats[p], share) for p, share in shares),
                     rank=top,
-                    description=describe_rank(top),
+                    description=describe_rank(top) if top else "",
                 )
             )
         self._end(events)

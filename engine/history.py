@@ -43,6 +43,7 @@ from engine.events import (
     CardsShown,
     Event,
     HoleCardsDealt,
+    PotAwarded,
 )
 from engine.hand import Hand, HandSetup
 
@@ -261,8 +262,8 @@ def _prepare(history: HandHistory) -> _Game:
     if len(set(used)) != len(used):
         raise HistoryError("a card is dealt twice")
     spare = iter(c for c in Deck.from_cards(()).cards if c not in set(used))
-    # Hole cards never known ("????", never shown) get unused stand-ins; Replay.known
-    # says which, so nothing shows them.
+    # Hole cards never known ("????", never shown) get unused stand-ins; the hand is told
+    # which (Hand's unknown), so they never show or win, and Replay.known says which.
     filled = [[c if c is not None else next(spare) for c in hole] for hole in holes]
     order = [hole[0] for hole in filled] + [hole[1] for hole in filled] + board
     setup = HandSetup(
@@ -380,7 +381,12 @@ class Replay:
     """By position: the history deals this player's hole cards face up."""
     known: tuple[bool, ...]
     """By position: the history knows these hole cards (dealt face up, or shown later).
-    Where it does not, ``hand.holes`` holds stand-ins that must never be shown."""
+    Where it does not, ``hand.holes`` holds stand-ins that must never be shown: the hand
+    neither shows them nor lets them win (:class:`engine.hand.Hand`, ``unknown``)."""
+    notes: list[str] = field(default_factory=list)
+    """What the replay decided where the history's cards could not: players whose hole
+    cards are unknown mucked at showdown, and a pot that only they contest split as a tie
+    (see :func:`replay`)."""
 
     @property
     def final_stacks(self) -> list[Number]:
@@ -406,6 +412,12 @@ def replay(
     it, events and all, given what PHH does not record: its ``seats`` (in PHH order, like
     ``HandSetup.seats``), its ``button`` seat (which may be dead) and its ``small_blind``
     (which nobody may have posted).
+
+    Hole cards the history does not know (``????``, never shown) are dealt as unused
+    cards, stand-ins that never play: at showdown those players muck, as a hand the
+    history does not show was mucked (a hand must be tabled to win, TDA Rule 13), and the
+    others show or muck as they did (:class:`engine.hand.Hand`). A pot that only they
+    contest is split among them, since no card decides it. ``notes`` says which.
 
     Raises :class:`HistoryError` when the history breaks our rules or does not finish.
 
@@ -436,7 +448,7 @@ def replay(
         raise HistoryError(f"cannot set up the hand: {exc}") from None
     except (ArithmeticError, ValueError, TypeError, IndexError) as exc:
         raise HistoryError(f"malformed hand: {exc}") from None
-    hand = Hand(game.setup, game.deck)
+    hand = Hand(game.setup, game.deck, unknown=[p for p, k in enumerate(game.known) if not k])
     events = hand.start()
     board_seen = 0
     repairs: list[str] = []
@@ -464,7 +476,27 @@ def replay(
             raise HistoryError(f"action {line}: {actor} {rest!r}: {exc}") from None
     if not hand.is_over:
         raise HistoryError("the actions end before the hand does")
-    return Replay(hand, events, game.scale, repairs, game.face_up, game.known)
+    notes = _unknown_at_showdown(hand, events)
+    return Replay(hand, events, game.scale, repairs, game.face_up, game.known, notes)
+
+
+def _unknown_at_showdown(hand: Hand, events: Sequence[Event]) -> list[str]:
+    """What the hand decided without cards: who mucked because their hole cards are
+    unknown, and which pots only such players contested."""
+    notes: list[str] = []
+    shown = {e.seat for e in events if isinstance(e, CardsShown)}
+    for event in events:
+        if isinstance(event, CardsMucked) and hand.position[event.seat] in hand.unknown:
+            player = f"p{hand.position[event.seat] + 1}"
+            notes.append(f"{player}'s hole cards are unknown: mucked at showdown")
+        elif (
+            isinstance(event, PotAwarded)
+            and len(event.eligible) > 1
+            and not shown.intersection(event.eligible)
+        ):
+            players = ", ".join(f"p{hand.position[s] + 1}" for s in event.eligible)
+            notes.append(f"no hand shown for pot {event.pot}: split between {players}")
+    return notes
 
 
 def _repair(hand: Hand, seat: int, repairs: list[str]) -> list[Event]:
@@ -493,7 +525,9 @@ class ReplayResult:
 
 
 def check(history: HandHistory) -> ReplayResult:
-    """Replay ``history`` and compare our final stacks with its ``finishing_stacks``.
+    """Replay ``history`` and compare our final stacks with its ``finishing_stacks``. The
+    message says what the replay supplied or decided itself (:attr:`Replay.repairs` and
+    :attr:`Replay.notes`).
 
     A recorded split of an odd chip as ``x.5`` each matches when our odd-chip rule gave
     the chip to the first of those winners left of the button (docs/rules.md).
@@ -506,9 +540,11 @@ def check(history: HandHistory) -> ReplayResult:
     except HistoryError as exc:
         return ReplayResult("error", None, recorded, str(exc))
     ours = result.final_stacks
-    note = f"supplied missing actions: {', '.join(result.repairs)}" if result.repairs else ""
+    repaired = f"supplied missing actions: {', '.join(result.repairs)}" if result.repairs else ""
+    note = "; ".join(filter(None, [repaired, *result.notes]))
     if recorded is None:
-        return ReplayResult("unsupported", ours, None, "no finishing_stacks recorded")
+        message = "; ".join(filter(None, ["no finishing_stacks recorded", note]))
+        return ReplayResult("unsupported", ours, None, message)
     if len(recorded) != len(ours):
         return ReplayResult("error", ours, recorded, "finishing_stacks has the wrong length")
     if all(Decimal(a) == Decimal(b) for a, b in zip(ours, recorded, strict=True)):

@@ -13,7 +13,17 @@ from engine.actions import BetOrRaiseTo, CheckOrCall
 from engine.cards import parse_cards
 from engine.deck import Deck
 from engine.errors import EngineError, HistoryError
-from engine.events import Event, ForcedBetPosted, HandEnded, HandStarted, PlayerStood, PotAwarded
+from engine.events import (
+    CardsMucked,
+    CardsShown,
+    Event,
+    ForcedBetPosted,
+    HandEnded,
+    HandStarted,
+    HoleCardsDealt,
+    PlayerStood,
+    PotAwarded,
+)
 from engine.hand import Hand
 from engine.rules import ButtonRule, TableConfig
 from engine.table import Table
@@ -366,3 +376,87 @@ def test_toml_dates_and_times_are_written_back_as_toml_values() -> None:
     text = BASE + "actions = []\nday = 2019-06-20\ntime = 12:30:00\n"
     again = history.load(history.dump(history.load(text)))
     assert str(again.fields["time"]) == "12:30:00" and str(again.fields["day"]) == "2019-06-20"
+
+
+# p1 shows aces up and wins; p2 mucks queen-jack unseen. Redacted for p1, p2's cards are
+# unknown and get the first unused cards as stand-ins, 2c 2d: quads with this board.
+MUCKED_UNSEEN = [
+    "d dh p1 AcAd", "d dh p2 QcJd", "d dh p3 7h8h", "p3 f", "p1 cc", "p2 cc",
+    "d db 2h2s5c", "p1 cc", "p2 cc", "d db 9d", "p1 cc", "p2 cc", "d db Kh", "p1 cc", "p2 cc",
+    "p1 sm AcAd", "p2 sm",
+]  # fmt: skip
+
+
+def test_a_hand_mucked_unseen_replays_to_the_recorded_stacks_in_a_players_view() -> None:
+    hh = history.load(BASE + f"actions = {json.dumps(MUCKED_UNSEEN)}\n")
+    assert history.check(hh).status == "match"
+    seen = history.redact(hh, 0)
+    assert seen.actions[1:3] == ["d dh p2 ????", "d dh p3 ????"]
+    assert history.replay(seen).hand.holes[1] == tuple(parse_cards("2c2d"))  # they would win
+    result = history.check(seen)
+    assert (result.status, result.ours) == ("match", [110, 90, 100])
+    assert result.message == "p2's hole cards are unknown: mucked at showdown"
+
+
+def test_every_players_view_of_our_hands_replays_the_showdown_the_table_played() -> None:
+    """With the hands mucked unseen left out of the showdown, everyone else shows or mucks
+    in the same order, the same pots go to the same hands: only stand-ins differ."""
+    rng, mucked_unseen = random.Random(5), 0
+    for _ in range(300):
+        table = Table(TableConfig(small_blind=5, big_blind=10, seats=6, min_buy_in=1))
+        for chair in rng.sample(range(6), rng.randint(2, 6)):
+            table.sit_down(chair, rng.choice([40, 250, 1000]))
+        table.start_hand(Deck.shuffled(rng))
+        play_out(table, rng, raise_share=0.05, fold_share=0.05)  # showdowns, often not all in
+        hand = table.hand
+        assert hand is not None
+        ours = [renumbered(e, hand.position) for e in hand.log if not isinstance(e, PlayerStood)]
+        written = history.from_hand(hand)
+        for viewer in [None, *range(hand.n)]:
+            replayed = history.replay(history.redact(written, viewer))
+            unseen = [
+                e.seat
+                for e in replayed.events
+                if isinstance(e, CardsMucked) and not replayed.known[e.seat]
+            ]
+            mucked_unseen += len(unseen)
+            assert [e for e in replayed.events if not isinstance(e, HoleCardsDealt)] == [
+                e for e in ours if not isinstance(e, HoleCardsDealt)
+            ]
+            notes = [f"p{p + 1}'s hole cards are unknown: mucked at showdown" for p in unseen]
+            assert replayed.notes == notes
+    assert mucked_unseen > 100
+
+
+ALL_IN = [
+    "d dh p1 AcAd", "d dh p2 ????", "d dh p3 ????", "p3 f", "p1 cbr 100", "p2 cc",
+    "d db 2h2s5c", "d db 9d", "d db Kh",
+]  # fmt: skip
+
+
+def test_an_all_in_hand_never_shown_is_mucked_and_the_check_says_so() -> None:
+    """A foreign history may leave out what was shown. Cards cannot decide it: the replay
+    mucks the hand it does not know, and the recorded stacks say whether that is right."""
+    text = BASE + f"actions = {json.dumps(ALL_IN)}\n"
+    lost = history.check(history.load(text.replace("[110, 90, 100]", "[200, 0, 100]")))
+    assert (lost.status, lost.ours) == ("match", [200, 0, 100])
+    assert lost.message == "p2's hole cards are unknown: mucked at showdown"
+    won = history.check(history.load(text.replace("[110, 90, 100]", "[0, 200, 100]")))
+    assert (won.status, won.ours) == ("differ", [200, 0, 100])
+    assert won.message == "final stacks differ; p2's hole cards are unknown: mucked at showdown"
+
+
+def test_a_pot_only_unknown_hands_contest_is_split_between_them() -> None:
+    actions = ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????", "p3 f", "p1 cc", "p2 cc",
+               "d db 2h2s5c", "p1 cc", "p2 cc", "d db 9d", "p1 cc", "p2 cc", "d db Kh",
+               "p1 cc", "p2 cc"]  # fmt: skip
+    text = BASE.replace("[110, 90, 100]", "[100, 100, 100]")
+    hh = history.load(text + f"actions = {json.dumps(actions)}\n")
+    assert not any(isinstance(e, CardsShown) for e in history.replay(hh).events)
+    result = history.check(hh)
+    assert (result.status, result.ours) == ("match", [100, 100, 100])
+    assert result.message == (
+        "p1's hole cards are unknown: mucked at showdown; "
+        "p2's hole cards are unknown: mucked at showdown; "
+        "no hand shown for pot 0: split between p1, p2"
+    )
