@@ -16,7 +16,9 @@ import pytest
 from sqlalchemy import select
 from websockets.asyncio.client import ClientConnection, connect
 
-from engine import HandStarted, history
+from engine import HandStarted, TableConfig, history
+from server.app import PokerServer, ServerSettings
+from server.bots import CallingStation, RandomBot, TightAggressive
 from server.export.seat import seen_from
 from server.store import Store, hand_rows
 from server.store.models import Hand as HandRecord
@@ -414,3 +416,43 @@ async def test_a_hands_reply_may_be_larger_than_a_client_message_may(demo: Demo)
     assert len(raw.encode()) > 16 * 1024
     check_server_message(json.loads(raw), "the reply to hands")
     assert len(json.loads(raw)["hands"]) == 100
+
+
+SESSION_HANDS = 300
+
+
+async def test_every_players_view_of_every_hand_of_a_long_bot_session_replays(
+    tmp_path: Path,
+) -> None:
+    """The ``phh`` of a ``hand`` reply is the history as that player saw it: the cards of
+    hands mucked unseen are unknown (``????``), and a replay must not let their stand-ins
+    win the pot. Bots of every built-in kind play hundreds of hands on a real server, which
+    stores them; every player's view of every stored hand replays to the stored stacks."""
+    bots = [
+        RandomBot(seed=1), CallingStation(), TightAggressive(seed=2, samples=40),
+        RandomBot(seed=3), CallingStation(), TightAggressive(seed=4, samples=40),
+    ]  # fmt: skip
+    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bots.db'}") as store:
+        server = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0))
+        async with server.running():
+            config = TableConfig(small_blind=50, big_blind=100, seats=len(bots))
+            runner = await server.create_table("Bots", config)
+            house = {s: (f"bot-{s}", bot) for s, bot in enumerate(bots)}
+            await server.add_house_bots(runner, house, stack=10_000)
+            async with asyncio.timeout(120):
+                while runner.finished_through < SESSION_HANDS:
+                    await asyncio.sleep(0.05)
+        infos = [await store.hand_info(i) for i in await store.hand_ids()]
+    assert len(infos) >= SESSION_HANDS
+    views, mucked_unseen, noted, wrong = 0, 0, 0, []
+    for info in infos:
+        # A bare "pN sm" is a hand mucked unseen: in everyone else's view its cards are "????".
+        mucked_unseen += any(a.split()[1:] == ["sm"] for a in info.history.actions)
+        for position in range(len(info.players)):
+            result = history.check(history.load(seen_from(info, position).phh))
+            views += 1
+            noted += "hole cards are unknown: mucked at showdown" in result.message
+            if result.status != "match":
+                wrong.append((info.hand_id, f"p{position + 1}", result.status, result.message))
+    assert wrong == [], f"{len(wrong)} of {views} views do not replay"
+    assert mucked_unseen > 0 and noted > 0 and views > 2 * SESSION_HANDS
