@@ -12,7 +12,7 @@ CHROMIUM := /usr/bin/chromium
 HOST     := 127.0.0.1
 PORT     := 8765
 
-.PHONY: setup run test lint browser bench lock clean
+.PHONY: setup run test lint browser bench stress lock clean
 
 $(STAMP): requirements/dev.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit("pokerroom needs Python >= 3.11, found " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
@@ -64,6 +64,14 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.store
 	$(BIN)/python -m bench.server
+
+# The fault-injection loops with full counts (CI runs tests/stress and test_restart.py
+# with small ones): 2000 idle connections, 200 slowloris sockets, ten crash-restart rounds,
+# then each broker and tournament test file 50 times alone on the shared Mosquitto.
+stress: setup
+	POKERROOM_STRESS_RUNS=10 POKERROOM_STRESS_CONNECTIONS=2000 POKERROOM_STRESS_SLOW=200 \
+		$(BIN)/pytest tests/stress tests/server/test_restart.py -p no:cacheprovider
+	$(BIN)/python -m tests.stress.broker_loop --runs 50
 
 # Re-pin every dependency (needs uv: pip install uv).
 lock:
