@@ -12,11 +12,13 @@ import contextlib
 import dataclasses
 import datetime as dt
 import functools
+import ipaddress
+import itertools
 import logging
 import re
 import secrets
 import time
-from collections import Counter, deque
+from collections import deque
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -88,6 +90,12 @@ class ServerSettings:
     advertise: str | None = None
     """The websocket URL clients reach this process at, which the lobby gives players of
     its tables (default ``ws://host:port/ws``)."""
+    demo: bool = False
+    """Host the demo table (or take it back after a restart): :meth:`PokerServer.host_demo`."""
+    forwarded_allow_ips: str = ""
+    """Reverse proxies (IP addresses, comma-separated) whose ``X-Forwarded-For`` header
+    says where their clients connect from: behind a proxy, the caps per address count
+    the clients, not the proxy."""
 
     def __post_init__(self) -> None:
         """:class:`ValueError` naming a setting no server can run with."""
@@ -104,11 +112,27 @@ class ServerSettings:
             raise ValueError(f"advertise {url!r}: give a ws:// or wss:// URL")
 
 
+class ListenError(Exception):
+    """The server cannot listen where it was told to (the message says why)."""
+
+
 _MAY_BE_0 = {"house_think_seconds", "reconnect_grace_seconds"}
+DEMO_CONFIG = TableConfig(small_blind=50, big_blind=100, seats=6)
+DEMO_BOTS = {  # seat -> strategy; the sixth seat is for a person
+    0: "tight-aggressive",
+    1: "calling-station",
+    2: "tight-aggressive",
+    3: "random",
+    4: "tight-aggressive",
+}
 
 
 class _Bucket:
-    """Token bucket: ``rate`` messages a second on average, bursts of ``burst``."""
+    """Token bucket: ``rate`` messages a second on average, bursts of ``burst``; every
+    message takes a token. Each of the server's own action requests adds one (up to
+    :data:`ANSWERS` beyond the burst), which its answer spends: a bot answering a fast
+    table is never refused, and still has the whole rate for its other messages, while a
+    client sending more than it is asked for is refused."""
 
     def __init__(self, rate: float, burst: int) -> None:
         self.rate, self.burst = rate, float(burst)
@@ -116,20 +140,32 @@ class _Bucket:
 
     def take(self) -> bool:
         now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        if self.tokens < self.burst:  # the rate refills up to the burst, no further
+            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1:
             return False
         self.tokens -= 1
         return True
 
+    def asked(self) -> None:
+        """The server has asked the client for an answer (an action request)."""
+        self.tokens = min(self.tokens + 1, self.burst + ANSWERS)
+
+
+ANSWERS = 4
+"""Answers to action requests a client may have in hand beyond its burst."""
+
 
 class Session:
     """One websocket connection: who it is, what it watches, and what it is sent."""
 
-    def __init__(self, app: PokerServer, websocket: ServerConnection) -> None:
+    def __init__(self, app: PokerServer, websocket: ServerConnection, address: str) -> None:
         self.app = app
         self.websocket = websocket
+        self.address = address
+        """Where the client connects from, for the caps per address (an IPv6 client's
+        /64 network: one host often has all of it)."""
         self.player: Player | None = None
         self.token: str | None = None  # the session token its welcome gave
         self.since: dt.datetime | None = None  # a guest's: when their name became theirs
@@ -140,6 +176,7 @@ class Session:
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.closing = False
         self.outgoing: list[bytes] = []  # frames send() queued this turn of the event loop
+        self.bucket = _Bucket(app.settings.messages_per_second, app.settings.burst)
 
     def send(self, text: str, *, urgent: bool = False) -> None:
         """Queue a message on the connection; see :meth:`send_many`."""
@@ -148,7 +185,7 @@ class Session:
     def send_many(self, texts: Iterable[str], *, urgent: bool = False) -> None:
         """Queue messages on the connection, in order, without waiting: a table never
         waits for a client. What is queued in one turn of the event loop goes to the
-        socket in one write (:meth:`_flush`): a table's events reach its players together,
+        socket in one write (:meth:`flush`): a table's events reach its players together,
         and a syscall per message would cost the server a third of its CPU. ``urgent``
         (an action request) writes at once, with what is queued before it."""
         if self.closing or self.websocket.protocol.state is not OPEN:
@@ -156,11 +193,12 @@ class Session:
         was_empty = not self.outgoing
         self.outgoing.extend(map(_frame, texts))
         if urgent:
-            self._flush()
+            self.bucket.asked()  # an action request: its answer may come past the limit
+            self.flush()
         elif was_empty and self.outgoing:
-            asyncio.get_running_loop().call_soon(self._flush)
+            asyncio.get_running_loop().call_soon(self.flush)
 
-    def _flush(self) -> None:
+    def flush(self) -> None:
         """Write what :meth:`send` queued. A client that does not read is closed, not
         buffered for without end."""
         if not self.outgoing:
@@ -254,9 +292,14 @@ class PokerServer:
         # account). A guest name is free again once its guest is gone, or after a restart:
         # whoever takes it next must not see the hands of whoever had it before.
         self.identities: dict[str, tuple[Player, dt.datetime | None]] = {}
-        self.created: Counter[int] = Counter()  # player id -> tables they created
-        self.creators: dict[str, int] = {}  # table a player created -> who
-        self.idle_since: dict[str, float] = {}  # such a table, empty since (monotonic)
+        # Tables players created (and tables taken over that players had created): who
+        # created each (None: not known here), from which address, and since when nobody
+        # has been at it. Creating tables is one at a time (the caps are counted).
+        self.creators: dict[str, int | None] = {}
+        self.origins: dict[str, str] = {}
+        self.idle_since: dict[str, float] = {}
+        self._creating = asyncio.Lock()
+        self.accounts_from: dict[str, deque[float]] = {}  # address -> accounts created when
         # Several processes (docs/operations.md): this one's id in the table leases, its
         # address, and the other processes' tables as their lobby lines on the bus.
         self.holder = secrets.token_hex(8)
@@ -266,19 +309,33 @@ class PokerServer:
         # each renewal): the lobby lists only these, whatever stale lines the bus keeps.
         self.hosts: dict[str, str] = {}
         self.followed: dict[str, RemoteTable] = {}  # tables elsewhere watched from here
+        self._claimed: set[str] = set()  # tables this process hosts, or is taking
+        self._proxies = frozenset(
+            ip.strip() for ip in self.settings.forwarded_allow_ips.split(",") if ip.strip()
+        )
         self.tournaments: dict[int, TournamentHost] = {}
 
     # -- tables -----------------------------------------------------------------------------
+    #
+    # Hosting a table is one step per table id: claiming its id here (so that a second
+    # caller in this process loses at once), then taking its lease in the database (so
+    # that a second process loses), then running it. Every table this process runs went
+    # through _claim, and leaves it only when its task has ended.
 
     async def create_table(self, name: str, config: TableConfig, **clock: float) -> TableRunner:
         """A new table, running in its own task from now on. Its id comes from its name,
-        and is one no table in this process or another (by the leases) has."""
+        and is one no table in this process or another (by the leases) has. ``clock``:
+        its ``decision_seconds`` and ``time_bank_seconds``."""
+        return await self._create(name, config, None, clock)
+
+    async def _create(
+        self, name: str, config: TableConfig, creator: int | None, clock: dict[str, float]
+    ) -> TableRunner:
+        """:meth:`create_table`, for ``creator`` (a player's id; None: the server's)."""
         base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:30] or "table"
-        n = 1
-        while True:
+        for n in itertools.count(1):
             table_id = base if n == 1 else f"{base}-{n}"
-            n += 1
-            if table_id in self.tables or table_id in self.hosts:
+            if table_id in self.hosts:
                 continue
             settings = TableSettings(
                 table_id=table_id,
@@ -287,53 +344,76 @@ class PokerServer:
                 reconnect_grace_seconds=self.settings.reconnect_grace_seconds,
                 **clock,  # type: ignore[arg-type]
             )
-            runner = self._runner_for(settings)
-            # The id is taken before the database is awaited: another table created
-            # meanwhile with the same name gets the next one, not this one.
-            self.tables[table_id] = runner
-            try:
-                db_id = await self.store.ensure_table(table_id, _table_json(settings))
-                lease = await self._take(db_id, _table_json(settings))
-            except BaseException:
-                del self.tables[table_id]
-                raise
-            if lease is None:  # another process hosts a table of this id
-                del self.tables[table_id]
-                continue
-            self._host(runner, lease)
-            return runner
+            stored = {**_table_json(settings), "kind": "player", "creator": creator}
+            lease = await self._claim(table_id, stored)
+            if lease is not None:
+                return await self._host(lease)
+        raise AssertionError("unreachable")
 
-    def _runner_for(self, settings: TableSettings) -> TableRunner:
-        return TableRunner(
-            settings,
-            house_think_seconds=self.settings.house_think_seconds,
-            bus=self.bus,
-            address=self.address,
-        )
+    async def host_demo(self) -> TableRunner | None:
+        """Host the demo table ("demo": five house bots and a free seat), or take it back
+        after a restart. None when another live process hosts it: then this one takes it
+        over if that one stops renewing its lease (docs/operations.md)."""
+        settings = TableSettings(
+            table_id="demo", name="Demo", config=DEMO_CONFIG,
+            reconnect_grace_seconds=self.settings.reconnect_grace_seconds,
+        )  # fmt: skip
+        house = {str(seat): [f"house-{seat + 1}", kind] for seat, kind in DEMO_BOTS.items()}
+        stored = {**_table_json(settings), "kind": "demo", "house": house, "house_stack": 10_000}
+        lease = await self._claim("demo", stored)
+        return None if lease is None else await self._host(lease)
 
-    async def _take(self, db_id: int, config: dict[str, Any] | None = None) -> Lease | None:
-        """The table's lease, if no other live process holds it (settling what a dead
-        one left: docs/operations.md)."""
-        lease = await self.store.take_table(
-            db_id, self.holder, self.address, self.settings.lease_seconds, config
-        )
-        if lease is not None and lease.voided is not None:
+    async def _claim(self, table_id: str, config: dict[str, Any] | None) -> Lease | None:
+        """The lease of table ``table_id``, or None if this process hosts it or is taking
+        it already, or another live process holds it. ``config`` replaces the table's
+        stored configuration (a new table's; None when taking one over as it was)."""
+        if table_id in self._claimed:
+            return None
+        self._claimed.add(table_id)  # before any await: a second caller here loses
+        lease = None
+        try:
+            db_id = await self.store.ensure_table(table_id, config or {})
+            lease = await self.store.take_table(
+                db_id, self.holder, self.address, self.settings.lease_seconds, config
+            )
+        finally:
+            if lease is None:
+                self._claimed.discard(table_id)
+        if lease is None:
+            return None
+        if lease.voided is not None:
             log.warning(
                 "table %s: hand %d voided (its server stopped without settling it); %d "
                 "players got their chips back", lease.name, lease.voided, len(lease.refunds),
             )  # fmt: skip
         return lease
 
-    def _host(self, runner: TableRunner, lease: Lease) -> None:
-        """Run a table this process holds the lease on. It numbers its hands on from the
-        last stored (or voided) one: hand numbers are unique per table."""
+    async def _host(self, lease: Lease) -> TableRunner:
+        """Run a table this process has just taken the lease on, as its stored
+        configuration says (house bots too). It numbers its hands on from the last stored
+        (or voided) one: hand numbers are unique per table."""
+        table_id = lease.name
+        assert table_id in self._claimed and table_id not in self.tables, table_id
+        runner = TableRunner(
+            _table_settings(lease, self.settings),
+            house_think_seconds=self.settings.house_think_seconds,
+            bus=self.bus,
+            address=self.address,
+        )
         runner.number_hands_after(lease.last_hand_number)
-        table_id = runner.settings.table_id
         self.tables[table_id] = runner
         self.db_tables[table_id] = lease.table_id
         self.elsewhere.pop(table_id, None)
+        creator = lease.config.get("creator")
+        if lease.config.get("kind", "demo" if table_id == "demo" else "player") == "player":
+            self._adopt(table_id, creator)
         assert self._group is not None
         self._group.create_task(self._run_table(runner, lease.table_id), name=f"table {table_id}")
+        house = lease.config.get("house", {})
+        if house:
+            bots = {int(seat): (name, kind) for seat, (name, kind) in house.items()}
+            await self.add_house_bots(runner, bots, stack=lease.config["house_stack"])
+        return runner
 
     async def add_house_bots(
         self, runner: TableRunner, bots: dict[int, tuple[str, Any]], stack: int
@@ -349,25 +429,33 @@ class PokerServer:
         players = {seat: (Player(ids[name], name), bot) for seat, (name, bot) in loaded.items()}
         for name, _ in loaded.values():
             self.guests[name] = ""  # house bots' names are never anyone else's
-        named = {s: [name, b] for s, (name, b) in bots.items() if isinstance(b, str)}
+        named = {str(s): [name, b] for s, (name, b) in bots.items() if isinstance(b, str)}
         if named:
-            house = {"house": named, "house_stack": stack}
-            table_json = {**_table_json(runner.settings), **house}
-            await self.store.set_table_config(self.db_tables[runner.settings.table_id], table_json)
+            db_id = self.db_tables[runner.settings.table_id]
+            stored = await self.store.table_config(db_id)
+            house = {**stored.get("house", {}), **named}
+            await self.store.set_table_config(
+                db_id, {**stored, "house": house, "house_stack": stack}
+            )
         await runner.request("house_sit", None, bots=players, stack=stack)
 
     async def _run_table(self, runner: TableRunner, db_id: int) -> None:
+        table_id = runner.settings.table_id
         try:
             await self._play_table(runner, db_id)
         except Exception:  # one table failing never takes the server down
-            log.exception("table %s could not run", runner.settings.table_id)
+            log.exception("table %s could not run", table_id)
             runner.halt()
-        if runner.abandoned:
-            return  # another process holds the lease now
-        try:  # everyone is cashed out: the table is free for any process
-            await self.store.release_table(db_id, self.holder)
+        try:
+            if not runner.abandoned:  # another process holds the lease if it is
+                # Everyone is cashed out: the table is free for any process.
+                await self.store.release_table(db_id, self.holder)
         except Exception as exc:  # it expires by itself, and the taker finds nothing owed
-            log.warning("table %s: its lease was not released (%s)", runner.settings.table_id, exc)
+            log.warning("table %s: its lease was not released (%s)", table_id, exc)
+        finally:
+            if self.tables.get(table_id) is runner:
+                self._drop_table(table_id, "closed")
+            self._claimed.discard(table_id)
 
     async def _play_table(self, runner: TableRunner, db_id: int) -> None:
         assert self._writer is not None
@@ -394,8 +482,8 @@ class PokerServer:
                     if db_id not in held and not self.tables[table_id].stopped:
                         log.error("table %s: another server has taken it over", table_id)
                         self._drop_table(table_id, "moved").abandon()
-                for db_id in await self.store.expired_leases():
-                    lease = await self._take(db_id)
+                for name in await self.store.expired_leases():
+                    lease = await self._claim(name, None)
                     if lease is not None:
                         await self._take_over(lease)
                 self.hosts = await self.store.hosts(other_than=self.holder)
@@ -404,20 +492,17 @@ class PokerServer:
             await asyncio.sleep(self.settings.lease_seconds / 3)
 
     async def _take_over(self, lease: Lease) -> None:
-        """Host a table another process hosted, as it was configured (house bots too)."""
+        """Host a table another process hosted, as it was configured."""
         try:
-            runner = self._runner_for(_table_settings(lease, self.settings))
+            _table_settings(lease, self.settings)
         except (KeyError, TypeError, ValueError, EngineError) as exc:  # not ours to fix here
             log.error("table %s cannot be taken over: its stored configuration is bad (%s)",
                       lease.name, exc)  # fmt: skip
             await self.store.release_table(lease.table_id, self.holder)
+            self._claimed.discard(lease.name)
             return
-        self._host(runner, lease)
+        await self._host(lease)
         log.warning("table %s: taken over from a server that stopped renewing it", lease.name)
-        house = lease.config.get("house", {})
-        if house:
-            bots = {int(seat): (name, kind) for seat, (name, kind) in house.items()}
-            await self.add_house_bots(runner, bots, stack=lease.config["house_stack"])
 
     async def follow_lobby(self) -> None:
         """Keep the other processes' lobby lines (retained on the bus) for the lobby here."""
@@ -484,15 +569,14 @@ class PokerServer:
     # -- connections -----------------------------------------------------------------------
 
     async def handler(self, websocket: ServerConnection) -> None:
-        session = Session(self, websocket)
+        session = Session(self, websocket, client_address(websocket, self._proxies))
         self.sessions.add(session)
-        bucket = _Bucket(self.settings.messages_per_second, self.settings.burst)
         errors, window = 0, time.monotonic()
         try:
             async for raw in websocket:
                 if time.monotonic() - window > 60:  # count bad messages a minute at a time
                     errors, window = 0, time.monotonic()
-                if not bucket.take() and not _answers_a_request(raw):
+                if not session.bucket.take():
                     errors += 1
                     session.send(protocol.error("rate_limited", "too many messages: slow down"))
                 else:
@@ -501,6 +585,7 @@ class PokerServer:
                         session.send(reply)
                         errors += reply.startswith('{"type":"error"')
                 if errors >= self.settings.errors_before_close:
+                    session.flush()  # the replies so far first: they say what went wrong
                     await websocket.close(POLICY_VIOLATION, "too many bad messages")
                     break
         except ConnectionClosed:
@@ -557,6 +642,64 @@ class PokerServer:
             )
         return session.player
 
+    async def _create_for(
+        self, creator: Player, address: str, m: protocol.CreateTable
+    ) -> TableRunner:
+        """A table a player asked for, within the caps on open tables per player, per
+        address and in all (docs/operations.md): nobody can stop everyone else creating
+        tables. One at a time, so that the caps hold however many ask at once."""
+        settings = self.settings
+        async with self._creating:
+            mine = sum(c == creator.id for c in self.creators.values())
+            theirs = sum(a == address for a in self.origins.values())
+            if mine >= settings.tables_per_player:
+                raise TableError(
+                    "too_many_tables", f"a player may have {settings.tables_per_player} tables "
+                    "open: close one (leave it, and it closes once idle)",
+                )  # fmt: skip
+            if theirs >= settings.tables_per_address:
+                raise TableError(
+                    "too_many_tables", f"players at one address may have "
+                    f"{settings.tables_per_address} tables open: join one",
+                )  # fmt: skip
+            if len(self.creators) >= settings.max_tables:
+                raise TableError(
+                    "too_many_tables", f"players have opened the most tables this server "
+                    f"holds ({settings.max_tables}): join one",
+                )  # fmt: skip
+            runner = await self._create(
+                m.name,
+                TableConfig(
+                    small_blind=m.small_blind, big_blind=m.big_blind, seats=m.seats,
+                    ante=m.ante, ante_kind=AnteKind(m.ante_kind), min_buy_in=m.min_buy_in,
+                    max_buy_in=m.max_buy_in, button_rule=ButtonRule(m.button_rule),
+                ),
+                creator.id,
+                {"decision_seconds": m.decision_seconds,
+                 "time_bank_seconds": m.time_bank_seconds},
+            )  # fmt: skip
+            self.origins[runner.settings.table_id] = address
+            return runner
+
+    def _adopt(self, table_id: str, creator: int | None) -> None:
+        """Count a player's table (created here, or taken over): for the caps, and to
+        close it once nobody uses it."""
+        self.creators[table_id] = creator
+        self.idle_since[table_id] = time.monotonic()
+
+    def _count_account(self, address: str) -> None:
+        """Refuse an account past the hourly cap for the address, else count it."""
+        now = time.monotonic()
+        made = self.accounts_from.setdefault(address, deque())
+        while made and now - made[0] > 3600:
+            made.popleft()
+        if len(made) >= self.settings.accounts_per_address:
+            raise TableError(
+                "too_many_accounts",
+                f"an address may create {self.settings.accounts_per_address} accounts an hour",
+            )
+        made.append(now)
+
     async def _dispatch(self, session: Session, m: Any) -> dict[str, Any] | None:
         match m:
             case protocol.Ping():
@@ -564,36 +707,13 @@ class PokerServer:
             case protocol.Hello():
                 return await self._hello(session, m)
             case protocol.CreateAccount():
+                self._count_account(session.address)
                 player_id, token = await self.store.create_account(m.name)
                 return {"type": "account", "name": m.name, "token": token, "player_id": player_id}
             case protocol.ListTables():
                 return {"type": "tables", "tables": self._lobby()}
             case protocol.CreateTable():
-                creator = self._player(session)
-                if self.created[creator.id] >= self.settings.tables_per_player:
-                    raise protocol.ProtocolError(
-                        "too_many_tables",
-                        f"a player may create {self.settings.tables_per_player} tables",
-                    )
-                if len(self.creators) >= self.settings.max_tables:
-                    raise protocol.ProtocolError(
-                        "too_many_tables",
-                        f"players have created the most tables this server holds "
-                        f"({self.settings.max_tables}): join one",
-                    )
-                runner = await self.create_table(
-                    m.name,
-                    TableConfig(
-                        small_blind=m.small_blind, big_blind=m.big_blind, seats=m.seats,
-                        ante=m.ante, ante_kind=AnteKind(m.ante_kind), min_buy_in=m.min_buy_in,
-                        max_buy_in=m.max_buy_in, button_rule=ButtonRule(m.button_rule),
-                    ),
-                    decision_seconds=m.decision_seconds,
-                    time_bank_seconds=m.time_bank_seconds,
-                )  # fmt: skip
-                self.created[creator.id] += 1
-                self.creators[runner.settings.table_id] = creator.id
-                self.idle_since[runner.settings.table_id] = time.monotonic()
+                runner = await self._create_for(self._player(session), session.address, m)
                 return {"type": "table_created", "table": runner.summary()}
             case protocol.Sit():
                 player = self._player(session)
@@ -807,18 +927,27 @@ class PokerServer:
     # -- idle tables ------------------------------------------------------------------------
 
     async def close_idle_tables(self) -> None:
-        """Close, every so often, the tables players created that have had nobody seated or
-        waiting for ``idle_table_seconds``: they cost memory, a task and a lobby line."""
-        idle = self.settings.idle_table_seconds
+        """Close, every so often, the tables players created that nobody uses: nobody has
+        sat at it for ``unused_table_seconds`` since it opened, or nobody has been seated
+        or waiting (house bots aside) for ``idle_table_seconds``. Each costs memory, a
+        task and a lobby line, and counts against its creator's caps."""
+        idle, unused = self.settings.idle_table_seconds, self.settings.unused_table_seconds
         while True:
-            await asyncio.sleep(min(30.0, idle / 4))
+            await asyncio.sleep(min(30.0, idle / 4, unused / 4))
             now = time.monotonic()
             for table_id in list(self.creators):
-                runner = self.tables[table_id]
-                if runner.seats or runner.waiting:
+                runner = self.tables.get(table_id)
+                if runner is None:
+                    continue
+                if runner.has_people:
                     self.idle_since.pop(table_id, None)
-                elif now - self.idle_since.setdefault(table_id, now) >= idle:
+                    continue
+                since = self.idle_since.setdefault(table_id, now)
+                if now - since >= (idle if runner.ever_seated else min(idle, unused)):
                     self.close_table(table_id, "idle")
+            for address, made in list(self.accounts_from.items()):  # forget old counts
+                if not made or now - made[-1] > 3600:
+                    del self.accounts_from[address]
 
     def close_table(self, table_id: str, reason: str) -> None:
         """Take a table out of the lobby and stop it; whoever watches it is told."""
@@ -829,9 +958,8 @@ class PokerServer:
         runner = self.tables.pop(table_id)
         self.db_tables.pop(table_id, None)
         self.idle_since.pop(table_id, None)
-        creator = self.creators.pop(table_id, None)
-        if creator is not None:
-            self.created[creator] -= 1
+        self.creators.pop(table_id, None)
+        self.origins.pop(table_id, None)
         closed = protocol.dumps({"type": "table_closed", "table": table_id, "reason": reason})
         for session in list(runner.subscribers):
             session.stop_delay(table_id)  # what a delay held back first, then the news
@@ -865,16 +993,25 @@ class PokerServer:
             asyncio.TaskGroup() as group,
         ):
             self._group = group
-            server = await serve(
-                self.handler,
-                self.settings.host,
-                self.settings.port,
-                process_request=self.process_request,
-                compression=None,  # deflate costs more CPU than it saves on small messages
-                max_size=self.settings.max_message_bytes,
-            )
+            host, port = self.settings.host, self.settings.port
+            try:
+                server = await serve(
+                    self.handler,
+                    host,
+                    port,
+                    process_request=self.process_request,
+                    compression=None,  # deflate costs more CPU than it saves on small messages
+                    max_size=self.settings.max_message_bytes,
+                )
+            except OSError as exc:  # a port in use, an address not ours: one line, no trace
+                reason = exc.strerror or str(exc)
+                if "address already in use" in str(exc).lower():
+                    reason = "address already in use (another server is running there?)"
+                raise ListenError(f"cannot listen on {host}:{port}: {reason}") from None
             port = next(iter(server.sockets)).getsockname()[1]
             self.address = self.settings.advertise or f"ws://{self.settings.host}:{port}/ws"
+            if self.settings.demo:  # before the lease task looks for tables to take over
+                await self.host_demo()
             chores = [
                 group.create_task(self.close_idle_tables(), name="idle tables"),
                 group.create_task(self.keep_leases(), name="table leases"),
@@ -889,24 +1026,32 @@ class PokerServer:
                 for remote in self.followed.values():
                     if remote.task is not None:
                         remote.task.cancel()
-                for host in self.tournaments.values():  # one being played stops unfinished
-                    if host.task is not None:
-                        host.task.cancel()
+                for tournament in self.tournaments.values():  # stops unfinished
+                    if tournament.task is not None:
+                        tournament.task.cancel()
                 server.close()
                 await server.wait_closed()
                 for runner in self.tables.values():
                     runner.close()
 
 
-def _answers_a_request(raw: str | bytes) -> bool:
-    """Whether a message is an ``act``: it answers the server's own action request, so the
-    table's pace, not the rate limit, bounds it (a bogus one is an error, and errors close
-    the connection). Parsed only once the limit is reached."""
+def client_address(websocket: ServerConnection, proxies: frozenset[str]) -> str:
+    """Where a client connects from: the peer's address or, from a trusted proxy, the
+    last address its ``X-Forwarded-For`` names; an IPv6 address as its /64 network (one
+    host often has all of it), an IPv4-mapped one as IPv4."""
+    peer = websocket.remote_address[0] if websocket.remote_address else "unknown"
+    if peer in proxies and websocket.request is not None:
+        forwarded = websocket.request.headers.get("X-Forwarded-For", "")
+        peer = forwarded.rsplit(",", 1)[-1].strip() or peer
     try:
-        message = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return False
-    return isinstance(message, dict) and message.get("type") == "act"
+        ip = ipaddress.ip_address(peer)
+    except ValueError:
+        return peer[:64]  # not an address (a Unix socket): one bucket for all of them
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 RING_BIG_BLIND = 100  # a tournament's ring matches on the server: 50/100

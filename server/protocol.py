@@ -30,6 +30,7 @@ NAME = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,32}$")]
 TABLE_ID = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
 CHIPS = Annotated[int, Field(ge=0, le=10**15)]
 HAND_ID = Annotated[int, Field(ge=1, le=2**63 - 1)]  # the database's 64-bit ids
+SEQ = Annotated[int, Field(ge=0, le=2**53 - 1)]  # the largest integer JSON carries exactly
 
 
 class ProtocolError(Exception):
@@ -136,7 +137,7 @@ class Act(_Message):
     action_id: Annotated[str, Field(min_length=1, max_length=64)]
     action: Literal["fold", "check", "call", "bet", "raise"]
     amount: CHIPS | None = None
-    seq: Annotated[int, Field(ge=0)] | None = None
+    seq: SEQ | None = None
     """The ``seq`` of the action request answered: an act for a decision that is over
     (the clock answered it, and it is your turn again) is refused with ``stale``."""
 
@@ -146,7 +147,7 @@ class Resume(_Message):
 
     type: Literal["resume"]
     table: TABLE_ID
-    last_seq: Annotated[int, Field(ge=0)]
+    last_seq: SEQ
 
 
 class Hands(_Message):

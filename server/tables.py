@@ -78,7 +78,8 @@ class Subscriber(Protocol):
         ...
 
     def send(self, text: str, *, urgent: bool = False) -> None:
-        """Send, in order; ``urgent``: write now, a player is waiting for this."""
+        """Send, in order. ``urgent`` marks an action request: it is written now (a
+        player is waiting for it), and its answer may come past the rate limit."""
         ...
 
     def hand_ended(self, table_id: str, hand_number: int) -> None:
@@ -133,6 +134,7 @@ class _Command:
     reply: asyncio.Future[dict[str, Any]]
 
 
+_UNANSWERED = frozenset({"noop", "house_act"})  # the table's own commands: nobody awaits
 RECENT_SECONDS = 3600.0  # the lobby's statistics cover the last hour
 STATE_SECONDS = 0.25  # the retained state on the bus lags the table by at most this
 _LOBBY_EVENTS = (PlayerSat, PlayerStood, PlayerSatOut, PlayerSatIn)  # change the summary
@@ -186,6 +188,8 @@ class TableRunner:
         self._finished_through = 0  # hand number of the last hand over (being stored)
         self._stored_through = 0  # hand number of the last hand stored
         self._resend: int | None = None  # a seat whose player reconnected mid-decision
+        self._ever_seated = False
+        self._absent: set[int] = set()  # disconnected seats whose clock ran out this hand
         self.pending_ledger: list[tuple[int, int, str]] = []  # (player id, amount, reason)
         self.started_at: dict[int, dt.datetime] = {}
         self.shuffles: dict[int, Shuffle] = {}
@@ -278,9 +282,13 @@ class TableRunner:
         """Mark the table stopped and refuse every request still waiting for it."""
         self._stopped = True
         while not self.queue.empty():
-            reply = self.queue.get_nowait().reply
-            if not reply.done():
-                reply.set_exception(self._stopped_error())
+            command = self.queue.get_nowait()
+            if command.reply.done():
+                continue
+            if command.name in _UNANSWERED:  # nobody awaits these: nobody to tell
+                command.reply.cancel()
+            else:
+                command.reply.set_exception(self._stopped_error())
 
     def _stopped_error(self) -> TableError:
         return TableError("table_closed", f"table {self.settings.table_id!r} has stopped")
@@ -293,6 +301,13 @@ class TableRunner:
                     await self._finish_if_over()  # all in from the blinds: over at once
                 else:
                     await self._handle(await self.queue.get())
+                continue
+            if self.table.to_act in self.leaving or self.table.to_act in self._absent:
+                # The player left mid-hand, or is gone and their clock has run out once
+                # this hand: nobody waits for them again. They fold (or check, when that
+                # is free: the rules do not let a player fold then).
+                self._publish(self.table.apply(self._default_action(self.table.to_act)))
+                await self._finish_if_over()
                 continue
             timeout = self._ask_for_action()
             try:
@@ -421,18 +436,20 @@ class TableRunner:
         """The clock ran out: check if that is free, otherwise fold."""
         seat = self.table.to_act
         assert seat is not None
-        menu = self.table.legal_actions(seat)
-        assert menu is not None
         occupant = self.seats[seat]
         self._spend_clock(seat)
         occupant.timeouts += 1
-        action = CheckOrCall(seat) if menu.can_check else Fold(seat)
-        self._publish(self.table.apply(action))
-        if (
-            occupant.timeouts >= self.settings.timeouts_to_sit_out
-            or occupant.disconnected_at is not None
-        ):
+        self._publish(self.table.apply(self._default_action(seat)))
+        if occupant.disconnected_at is not None:
+            self._absent.add(seat)
+        if occupant.timeouts >= self.settings.timeouts_to_sit_out or seat in self._absent:
             self._sit_out(seat)
+
+    def _default_action(self, seat: int) -> Action:
+        """What a seat nobody answers for does: check if that is free, else fold."""
+        menu = self.table.legal_actions(seat)
+        assert menu is not None
+        return CheckOrCall(seat) if menu.can_check else Fold(seat)
 
     def _sit_out(self, seat: int) -> None:
         if seat in self.table.occupied() and not self.table.is_sitting_out(seat):
@@ -461,6 +478,7 @@ class TableRunner:
             elif seat in self.leaving or self._gone(seat):
                 self._stand_up(seat)
         self.leaving.clear()
+        self._absent.clear()
         await self._flush_ledger()
         self.publish_summary()  # a hand more played, and who left
 
@@ -660,6 +678,16 @@ class TableRunner:
         """The table's task has ended: it answers every request with ``table_closed``."""
         return self._stopped
 
+    @property
+    def has_people(self) -> bool:
+        """Whether anyone but a house bot is seated here, or waiting for a seat."""
+        return bool(self.waiting) or any(s not in self.house for s in self.seats)
+
+    @property
+    def ever_seated(self) -> bool:
+        """Whether anyone but a house bot has sat here."""
+        return self._ever_seated
+
     def seat_of_player(self, player: Player) -> int | None:
         """The seat ``player`` holds here, if any (read by the server's sessions)."""
         return self._seat_of_player(player)
@@ -701,6 +729,7 @@ class TableRunner:
         session.stop_delay(self.settings.table_id)
         self.waiting = deque(w for w in self.waiting if w[0].id != player.id)
         self.seats[seat] = _Seat(player, session, self.settings.time_bank_seconds, self.seq)
+        self._ever_seated = True
         self.pending_ledger.append((player.id, buy_in, "buy_in"))
         self.subscribers[session] = seat
         self._publish(events)
@@ -719,7 +748,10 @@ class TableRunner:
             return {"type": "left", "table": self.settings.table_id}
         hand = self.table.hand
         if self.table.hand_in_progress and hand is not None and seat in hand.position:
-            self.leaving.add(seat)  # stand up when the hand ends
+            # Folded (or checked, when free) now if it is their turn, else as soon as the
+            # action reaches them (the history keeps the turn order); they stand up
+            # when the hand ends.
+            self.leaving.add(seat)
             return {"type": "leaving", "table": self.settings.table_id, "seat": seat}
         self._stand_up(seat)
         self.subscribers.pop(session, None)
@@ -777,6 +809,7 @@ class TableRunner:
                 self.subscribers.pop(old, None)
             self.seats[seat].session = session
             self.seats[seat].disconnected_at = None
+            self._absent.discard(seat)  # back: asked again
             self._resend = seat  # ask again on the new connection; the clock runs on
         self.subscribers[session] = seat
         # Events from before this player sat are shown as a spectator saw them: the
@@ -788,8 +821,9 @@ class TableRunner:
             for s, h, e in self.log
             if s > last_seq
         ]  # fmt: skip
-        # Complete when no event after last_seq has been dropped from the log.
-        complete = not self.log or self.log[0][0] <= last_seq + 1
+        # Complete when no event after last_seq has been dropped from the log. A seq
+        # ahead of the table's is another life's (a table taken over numbers afresh).
+        complete = last_seq <= self.seq and (not self.log or self.log[0][0] <= last_seq + 1)
         return {**self._snapshot(seat), "type": "resumed", "missed": missed, "complete": complete}
 
     def _cmd_disconnect(self, session: Subscriber) -> dict[str, Any]:

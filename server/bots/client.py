@@ -548,6 +548,7 @@ class BotClient:
         self.mirror: TableMirror | None = None
         self.hands_played = 0
         self.reconnects = 0
+        self._connected = False  # ever: until then, a few failures are enough to give up
         self.rebuys = 0
         self.actions = 0
         self.acks = 0
@@ -624,6 +625,9 @@ class BotClient:
                     raise BotClientError(
                         f"gave up after {self._failures} failed connections: {problem}"
                     )
+                if self.max_retries is not None and not self._connected and self._failures >= 3:
+                    # Never reached: most likely a wrong address, not a server restarting.
+                    raise BotClientError(problem)
                 first, longest = self.backoff
                 delay = min(longest, first * 2 ** (self._failures - 1))
                 delay *= random.uniform(0.8, 1.2)
@@ -655,6 +659,7 @@ class BotClient:
         try:
             async with connect(self.url, open_timeout=10, max_size=2**22) as ws:
                 self._ws = ws
+                self._connected = True
                 try:
                     await self._converse(ws)
                 finally:
@@ -773,6 +778,8 @@ class BotClient:
         self._sit_pending = self._sit_in_pending = self._leave_sent = False
         if self._resuming:
             await self._send_resume()
+        if self._welcomed and self._summary is None:  # the lobby was asked for, unread
+            await self._list_tables()
         await self._reconcile()
 
     async def _send_resume(self) -> None:
@@ -1006,6 +1013,8 @@ class BotClient:
 
     async def _on_action_request(self, m: dict[str, Any]) -> None:
         seat = int(m["seat"])
+        if self._leave_sent:  # leaving mid-hand: the server folds (or checks) for us
+            return
         if self.mirror is None:
             log.warning("%s: an action request before any snapshot; ignored", self.player)
             return

@@ -13,8 +13,10 @@ from collections.abc import Sequence
 from sqlalchemy.exc import SQLAlchemyError
 
 from engine import EngineError
+from server.app import ListenError
 from server.cli import bot, hands, serve, tools, tournament, verify
 from server.cli.common import EXIT_USAGE, Parser, UsageError
+from server.config import ConfigError
 from server.store import MigrationError, StoreError
 
 __all__ = ["main"]
@@ -37,15 +39,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     name = " ".join(filter(None, [args.command, getattr(args, "action", None)]))
     try:
         result: int = args.func(args)
-    except (EngineError, UsageError, StoreError, MigrationError) as exc:
-        print(f"pokerroom {name}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
     except BrokenPipeError:  # e.g. piped into head: the reader has what it wanted
         sys.stderr.close()
         return 0
-    except (SQLAlchemyError, OSError, ImportError) as exc:
-        # A database we cannot reach or use (or whose driver is not installed): one line.
-        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-        print(f"pokerroom {name}: error: database: {reason}", file=sys.stderr)
+    except Exception as exc:
+        reason = _reason(exc)
+        if reason is None:  # a bug: the traceback is for us
+            raise
+        print(f"pokerroom {name}: error: {reason}", file=sys.stderr)
         return EXIT_USAGE
     return result
+
+
+_USER_ERRORS = (EngineError, UsageError, StoreError, MigrationError, ConfigError, ListenError)
+
+
+def _reason(exc: BaseException) -> str | None:
+    """The one line naming a problem the user can fix (a bad card, file, option, database,
+    a port in use), or None for a bug. Errors raised inside a task group arrive grouped:
+    the first that names such a problem is the one."""
+    if isinstance(exc, BaseExceptionGroup):
+        return next(filter(None, map(_reason, exc.exceptions)), None)
+    if isinstance(exc, _USER_ERRORS):
+        return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if isinstance(exc, SQLAlchemyError | ImportError):
+        # A database we cannot reach or use (or whose driver is not installed).
+        return "database: " + str(getattr(exc, "orig", None) or exc).splitlines()[0]
+    if isinstance(exc, FileNotFoundError | PermissionError | IsADirectoryError):
+        return f"{exc.filename}: {exc.strerror}" if exc.filename else str(exc)
+    if isinstance(exc, OSError):  # a server we cannot reach: the database, most often
+        return "database: " + (str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    return None

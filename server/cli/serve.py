@@ -14,7 +14,6 @@ import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from engine import TableConfig
 from server.app import PokerServer, ServerSettings
 from server.bus import DEFAULT_PREFIX, check_bus, open_bus
 from server.cli.common import Parser, UsageError, add_command
@@ -31,14 +30,6 @@ from server.config import (
 )
 from server.store import Store
 
-DEMO_BOTS = {
-    0: "tight-aggressive",
-    1: "calling-station",
-    2: "tight-aggressive",
-    3: "random",
-    4: "tight-aggressive",
-}
-
 
 async def serve(args: argparse.Namespace, settings: ServerSettings) -> None:
     async with Store.open(database_url(args.db)) as store:
@@ -46,20 +37,18 @@ async def serve(args: argparse.Namespace, settings: ServerSettings) -> None:
         async with open_bus(args.bus, deployment=deployment, prefix=args.mqtt_prefix) as bus:
             app = PokerServer(store, settings, bus=bus)
             async with app.running() as server:
-                if args.demo:
-                    runner = await app.create_table(
-                        "Demo", TableConfig(small_blind=50, big_blind=100, seats=6)
-                    )
-                    bots = {s: (f"house-{s + 1}", kind) for s, kind in DEMO_BOTS.items()}
-                    await app.add_house_bots(runner, bots, stack=10_000)
                 port = next(iter(server.sockets)).getsockname()[1]
                 host = settings.host
                 print(f"pokerroom is serving: open http://{host}:{port}/ in a browser", flush=True)
                 print(f"bots and other clients: {app.address}", flush=True)
                 print(f"health check: http://{host}:{port}/healthz", flush=True)
-                if args.demo:
-                    table = runner.settings.table_id
-                    print(f"demo table {table!r}: five house bots and one free seat", flush=True)
+                if settings.demo and "demo" in app.tables:
+                    print("demo table 'demo': five house bots and one free seat", flush=True)
+                elif settings.demo:
+                    print(
+                        f"demo table 'demo': hosted by {app.hosts.get('demo', 'another server')}"
+                        "; this server takes it over if that one stops", flush=True,
+                    )  # fmt: skip
                 stop = asyncio.Event()  # set by SIGINT or SIGTERM, however many arrive
                 for sig in (signal.SIGINT, signal.SIGTERM):
                     asyncio.get_running_loop().add_signal_handler(sig, stop.set)
@@ -70,19 +59,21 @@ async def serve(args: argparse.Namespace, settings: ServerSettings) -> None:
 # What the command line, the environment and a config file's [serve] table may set (the
 # server's own settings besides), and the variable that sets each from the environment.
 _OPTIONS: dict[str, tuple[type, ...]] = {
-    "db": (str,), "bus": (str,), "mqtt_prefix": (str,), "demo": (bool,), "loop": (str,),
+    "db": (str,), "bus": (str,), "mqtt_prefix": (str,), "loop": (str,),
 }  # fmt: skip
 _ENVIRONMENT = {
     "db": DB_ENV, "bus": BUS_ENV, "mqtt_prefix": MQTT_PREFIX_ENV, "advertise": ADVERTISE_ENV,
 }  # fmt: skip
 _DEFAULTS: dict[str, Any] = {
-    "db": None, "bus": DEFAULT_BUS, "mqtt_prefix": DEFAULT_PREFIX, "demo": False, "loop": "auto",
+    "db": None, "bus": DEFAULT_BUS, "mqtt_prefix": DEFAULT_PREFIX, "loop": "auto",
 }  # fmt: skip
 
 
 def _settings_keys() -> dict[str, tuple[type, ...]]:
     """Each field of :class:`ServerSettings` and the types its value may have."""
-    kinds = {"str": (str,), "int": (int,), "float": (int, float), "str | None": (str,)}
+    kinds = {
+        "str": (str,), "int": (int,), "float": (int, float), "bool": (bool,), "str | None": (str,)
+    }  # fmt: skip
     return {f.name: kinds[str(f.type)] for f in dataclasses.fields(ServerSettings)}
 
 

@@ -1,6 +1,9 @@
 import json
+import signal
+import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -9,6 +12,7 @@ from server.cli import main
 from tests.conftest import SHARED_DATA
 
 EULER = SHARED_DATA / "euler54" / "poker.txt"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -207,3 +211,83 @@ def test_replay_other_variants_are_unsupported_not_failures(
 def test_replay_a_missing_path_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(capsys, "replay", str(tmp_path / "nope"))
     assert code == 2 and "no such file or folder" in err
+
+
+@pytest.fixture
+def busy_port() -> Iterator[int]:
+    """A port something else listens on."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        yield int(taken.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    ("argv", "problem"),
+    [
+        (["serve", "--db", "postgresql://postgres@127.0.0.1:1/x"], "database: "),
+        (["serve", "--db", "bogus://x"], "database: "),
+        (["serve", "--config", "{tmp}/missing.toml"], "missing.toml: No such file"),
+        (["serve", "--config", "{tmp}/bad.toml"], "[serve] has no option 'colour'"),
+        (["serve", "--mqtt-prefix", "a/+/b"], "MQTT prefix 'a/+/b'"),
+        (["serve", "--bus", "http://x"], "unknown bus"),
+        (["serve", "--lease-seconds", "0"], "lease-seconds 0"),
+        (["hands", "list", "--db", "sqlite:////nonexistent/dir/x.db"], "database: "),
+        (["hands", "import", "{tmp}/missing.phh"], "no such file or folder"),
+        (["hands", "show", "999"], "no hand with id 999"),
+        (["hands", "export", "--all", "--format", "phh", "-o", "{tmp}/no/dir/x"], "No such file"),
+        (["verify", "999"], "no hand with id 999"),
+        (["db", "upgrade", "--db", "postgresql://postgres@127.0.0.1:1/x"], "database: "),
+        (["tournament", "--seed", "x", "--blinds", "{tmp}/missing.json"], "blind structure"),
+        (["bot", "run", "nosuchbot", "--url", "ws://127.0.0.1:1/ws"], "unknown bot"),
+        (["bot", "run", "random", "--url", "ws://127.0.0.1:1/ws", "-q"], "cannot connect"),
+        (["replay", "{tmp}/missing.phh"], "no such file"),
+        (["showdown", "{tmp}/missing.txt"], "missing.txt"),
+    ],
+)
+def test_every_command_names_its_problem_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    problem: str,
+) -> None:
+    """Bad input, a database or server out of reach, a missing file: one line on stderr
+    naming the problem, and no traceback, whatever the command."""
+    monkeypatch.setenv("POKERROOM_DB", f"sqlite:///{tmp_path / 'cli.db'}")
+    (tmp_path / "bad.toml").write_text("[serve]\ncolour = 'red'\n")
+    code, _, err = run(capsys, *[a.replace("{tmp}", str(tmp_path)) for a in argv])
+    assert code in (1, 2)
+    lines = [line for line in err.splitlines() if "WARNING" not in line]  # a bot's log
+    assert len(lines) == 1 and problem in lines[0], err
+    assert lines[0].startswith(f"pokerroom {argv[0]}")
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, busy_port: int
+) -> None:
+    code, out, err = run(
+        capsys, "serve", "--port", str(busy_port), "--db", f"sqlite:///{tmp_path / 'p.db'}"
+    )
+    assert code == 2 and out == ""
+    assert err == (
+        f"pokerroom serve: error: cannot listen on 127.0.0.1:{busy_port}: address already in "
+        "use (another server is running there?)\n"
+    )
+
+
+def test_serve_with_the_broker_out_of_reach_says_so_once_and_serves(tmp_path: Path) -> None:
+    """An MQTT broker that is down is no reason not to serve: one line says so, and the
+    server stops cleanly on SIGTERM."""
+    with subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--bus", "mqtt://127.0.0.1:1",
+         "--db", f"sqlite:///{tmp_path / 'b.db'}"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    ) as proc:  # fmt: skip
+        assert proc.stdout is not None and proc.stderr is not None
+        assert proc.stdout.readline().startswith("pokerroom is serving")
+        unreachable = proc.stderr.readline()
+        proc.send_signal(signal.SIGTERM)
+        _, rest = proc.communicate(timeout=20)
+    assert unreachable.startswith("MQTT broker 127.0.0.1:1 unreachable")
+    assert proc.returncode == 0 and rest == "pokerroom is shutting down\n"

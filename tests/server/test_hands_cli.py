@@ -6,6 +6,7 @@ import asyncio
 import collections
 import datetime as dt
 import json
+import logging
 import warnings
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from server.config import database_url
 from server.export import ohh
 from server.store import Store, hand_rows, migrate
 from tests.conftest import SHARED_DATA
-from tests.server.conftest import create_pg_database, drop_pg_database
+from tests.server.conftest import create_pg_database, demo_server, drop_pg_database
 from tests.server.test_export_pokerstars import NAMES, dead_button_hand
 
 PLURIBUS = SHARED_DATA / "phh" / "pluribus"
@@ -259,3 +260,22 @@ def test_all_pluribus_hands_import_and_export_as_phh_that_pokerkit_replays(
         ]
     assert len(theirs) == len(ours) == 10_000
     assert theirs == ours
+
+
+async def test_an_import_into_a_live_servers_sqlite_file_waits_its_turn_quietly(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`pokerroom hands import` writes to the file a server is writing hands to: both
+    finish, every hand of both is stored, and the server never complains of the lock."""
+    db = tmp_path / "live.db"
+    async with demo_server(db, seats=4, bots=4) as demo:  # four bots playing at full speed
+        before = demo.runner.finished_through
+        sessions = [str(PLURIBUS / s) for s in ("30", "31", "32")]
+        argv = ["hands", "import", "--db", f"sqlite:///{db}", *sessions]
+        code = await asyncio.to_thread(main, argv)
+        played = demo.runner.finished_through
+        assert played > before + 20  # the table played on meanwhile
+        stored = await demo.server.store.count_hands()
+    assert code == 0
+    assert stored >= 80 + 73 + 95 + played
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text

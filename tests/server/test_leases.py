@@ -14,6 +14,13 @@ from tests.server.conftest import play_hands
 from tests.server.test_store import NAMES, rows_of
 
 
+async def expired(store: Store, name: str) -> None:
+    """Wait until the lease on table ``name`` has expired."""
+    async with asyncio.timeout(5):
+        while name not in await store.expired_leases():
+            await asyncio.sleep(0.01)
+
+
 async def test_a_table_has_one_host_until_its_lease_expires(db_url: str) -> None:
     async with Store.open(db_url, upgrade=True) as store:
         table = await store.ensure_table("demo", {"name": "Demo"})
@@ -23,8 +30,8 @@ async def test_a_table_has_one_host_until_its_lease_expires(db_url: str) -> None
         assert await store.hosts(other_than="b") == {"demo": "ws://a/ws"}
         assert await store.hosts(other_than="a") == {}
         assert await store.renew_leases("a", 0.05) == {table}
-        await asyncio.sleep(0.1)
-        assert await store.expired_leases() == [table]
+        await expired(store, "demo")
+        assert await store.expired_leases() == ["demo"]
         assert await store.hosts(other_than="b") == {}  # a dead host lists nothing
         second = await store.take_table(table, "b", "ws://b/ws", 60)
         assert second is not None and second.voided is None  # nobody had chips there
@@ -33,6 +40,41 @@ async def test_a_table_has_one_host_until_its_lease_expires(db_url: str) -> None
         assert await store.hosts(other_than="a") == {"demo": "ws://b/ws"}
         await store.release_table(table, "b")
         assert await store.hosts(other_than="a") == {}
+
+
+async def test_a_holder_with_a_live_lease_cannot_take_the_table_again(db_url: str) -> None:
+    async with Store.open(db_url, upgrade=True) as store:
+        table = await store.ensure_table("demo", {"name": "Demo"})
+        assert await store.take_table(table, "a", "ws://a/ws", 60) is not None
+        assert await store.take_table(table, "a", "ws://a/ws", 60) is None
+
+
+async def test_of_two_takers_of_an_expired_lease_one_wins(db_url: str) -> None:
+    """Two processes (two stores, two connection pools) take a dead host's table at the
+    same moment, many times over: exactly one gets it each time, and one void is
+    recorded for its hand."""
+    async with Store.open(db_url, upgrade=True) as one, Store.open(db_url) as two:
+        ids = await one.ensure_players(NAMES[:2])
+        for round_ in range(10):
+            table = await one.ensure_table(f"t{round_}", {})
+            await two.ensure_table(f"t{round_}", {})
+            assert await one.take_table(table, "dead", "ws://d/ws", 0.01) is not None
+            async with one.writer(holder="dead") as writer:
+                await writer.record(ids[NAMES[0]], table, 500, "buy_in")
+            await expired(one, f"t{round_}")
+            leases = await asyncio.gather(
+                one.take_table(table, "b", "ws://b/ws", 60),
+                two.take_table(table, "c", "ws://c/ws", 60),
+                one.take_table(table, "b", "ws://b/ws", 60),  # twice in one process too
+            )
+            won = [lease for lease in leases if lease is not None]
+            assert len(won) == 1, leases
+            assert won[0].voided == 1 and won[0].refunds == {ids[NAMES[0]]: 500}
+            async with one.engine.connect() as conn:
+                voids = await conn.execute(
+                    select(func.count()).select_from(HandVoid).where(HandVoid.table_id == table)
+                )
+                assert voids.scalar_one() == 1
 
 
 async def test_taking_over_a_dead_hosts_table_voids_its_hand_and_returns_the_chips(
@@ -49,7 +91,7 @@ async def test_taking_over_a_dead_hosts_table_voids_its_hand_and_returns_the_chi
                     hands[0].seats.index(seat)], "buy_in")  # fmt: skip
             await writer.write(rows_of(hands[0], table, ids))
         # The host dies mid-hand: no cash-out, and its lease runs out.
-        await asyncio.sleep(0.1)
+        await expired(store, "demo")
         lease = await store.take_table(table, "b", "ws://b/ws", 60)
         assert lease is not None
         assert lease.voided == 2 and lease.last_hand_number == 2  # hand 2 is never dealt
@@ -81,7 +123,7 @@ async def test_a_host_that_lost_its_lease_cannot_write_to_the_table(db_url: str)
         ids = await store.ensure_players(NAMES)
         table = await store.ensure_table("demo", {})
         assert await store.take_table(table, "a", "ws://a/ws", 0.05) is not None
-        await asyncio.sleep(0.1)
+        await expired(store, "demo")
         assert await store.take_table(table, "b", "ws://b/ws", 60) is not None
         async with store.writer(holder="a") as late:
             with pytest.raises(StoreError, match="no longer hosts"):

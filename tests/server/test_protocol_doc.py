@@ -541,7 +541,10 @@ def test_the_limits_table_gives_the_servers_numbers() -> None:
         f"| reconnection grace | {server.reconnect_grace_seconds:g} s |",
         f"| hands kept for `resume` | {table.hands_kept} |",
         f"| tables you create | {server.tables_per_player} |",
+        f"| tables players at one address create | {server.tables_per_address} |",
         f"| tables players create, in all | {server.max_tables:,} |",
+        f"| accounts one address creates in an hour | {server.accounts_per_address} |",
+        f"| a created table nobody has sat at yet | {server.unused_table_seconds:g} s |",
         f"| a created table with nobody seated or waiting | {server.idle_table_seconds:g} s |",
     ]
     text = DOC.read_text(encoding="utf-8")

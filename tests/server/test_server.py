@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.request
+from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from server.app import PokerServer, ServerSettings
 from server.store import HandRows, HandWriter, Store, StoreError
 from server.store.models import LedgerEntry
 from server.store.models import Player as PlayerRecord
+from tests.helpers import ask
 from tests.server.conftest import demo_server
 
 
@@ -376,7 +378,9 @@ async def test_created_tables_close_when_idle_and_the_server_caps_them(tmp_path:
                 assert (await until(other, "table_created"))["table"]["id"] == "mine"
                 await send(other, type="sit", table="mine", seat=0, buy_in=200)
                 await until(other, "seated")
-                await asyncio.sleep(1.0)  # seated: not idle, however long nobody else comes
+                async with asyncio.timeout(5):  # the closer has looked, and seen a player
+                    while "mine" in server.idle_since:
+                        await asyncio.sleep(0.01)
                 assert "mine" in server.tables
 
 
@@ -474,3 +478,132 @@ async def test_the_lobby_gives_each_tables_average_pot_and_hands_an_hour(tmp_pat
         pots = [h.pot for h in sorted(hands, key=lambda h: h.hand_number)][:played]
         assert summary["average_pot"] == sum(pots) // played > 0
         assert summary["hands_per_hour"] == played * 60  # open under a minute: per minute
+
+
+async def test_spam_from_one_address_leaves_room_for_everyone_else(tmp_path: Path) -> None:
+    """110 throwaway guests at one address try to fill the server with tables, and 200
+    accounts: the caps per address hold, the tables nobody sat at close soon, and a
+    player at another address still creates a table and an account."""
+    settings = ServerSettings(port=0, unused_table_seconds=0.5, idle_table_seconds=300)
+    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'spam.db'}") as store:
+        server = PokerServer(store, settings)
+        async with server.running():
+            spammers = [await connect(server.address) for _ in range(110)]
+            try:
+                created = refused = peak = 0
+                for i, ws in enumerate(spammers):
+                    await ask(ws, {"type": "hello", "name": f"spam{i}"})
+                    for n in range(settings.tables_per_player):
+                        reply = await ask(ws, {"type": "create_table", "name": f"s{i}-{n}",
+                                               "small_blind": 1, "big_blind": 2})  # fmt: skip
+                        if reply["type"] == "table_created":
+                            created += 1
+                        else:
+                            assert reply["code"] == "too_many_tables", reply
+                            refused += 1
+                        peak = max(peak, len(server.tables))
+                # Never more open at once than the cap (some closed meanwhile, unused,
+                # and others took their place).
+                assert peak == settings.tables_per_address <= created < refused
+                accounts: Counter[str] = Counter()
+                for n in range(200):  # from 20 connections, each within the message rate
+                    made = await ask(
+                        spammers[n % 20], {"type": "create_account", "name": f"acct{n}"}
+                    )
+                    accounts[made.get("code", made["type"])] += 1
+                assert accounts == {
+                    "account": settings.accounts_per_address,
+                    "too_many_accounts": 200 - settings.accounts_per_address,
+                }
+                # Someone else, somewhere else, is not stopped by any of it.
+                async with connect(server.address, local_addr=("127.0.0.2", 0)) as ws:
+                    await ask(ws, {"type": "hello", "name": "normal"})
+                    table = await ask(ws, {"type": "create_table", "name": "Friday",
+                                           "small_blind": 1, "big_blind": 2})  # fmt: skip
+                    assert table["type"] == "table_created", table
+                    account = await ask(ws, {"type": "create_account", "name": "normal-acct"})
+                    assert account["type"] == "account", account
+                # The spam tables nobody sat at close within a second or so: then the
+                # address may open tables again (at the same pace: no faster).
+                async with asyncio.timeout(10):
+                    while any(t.startswith("s") for t in server.tables):
+                        await asyncio.sleep(0.05)
+                assert list(server.tables) == ["friday"]
+                again = await ask(spammers[1], {"type": "create_table", "name": "again",
+                                                "small_blind": 1, "big_blind": 2})  # fmt: skip
+                assert again["type"] == "table_created"
+            finally:
+                for ws in spammers:
+                    await ws.close()
+
+
+async def test_resume_takes_a_bounded_seq_and_one_ahead_of_the_table_is_incomplete(
+    tmp_path: Path,
+) -> None:
+    async with (
+        demo_server(tmp_path / "seq.db", bots=2) as demo,
+        connect(f"ws://{demo.address}/ws") as ws,
+    ):
+        await ask(ws, {"type": "hello", "name": "seqs"})
+        for huge in (2**53, 2**64):
+            reply = await ask(ws, {"type": "resume", "table": "demo", "last_seq": huge})
+            assert reply["code"] == "bad_message", reply
+        ahead = await ask(ws, {"type": "resume", "table": "demo", "last_seq": 2**53 - 1})
+        assert ahead["type"] == "resumed" and ahead["complete"] is False
+        assert ahead["missed"] == []
+
+
+@pytest.mark.parametrize("on_turn", [True, False])
+async def test_leaving_mid_hand_folds_without_waiting_for_the_clock(
+    tmp_path: Path, on_turn: bool
+) -> None:
+    """A player who leaves while a hand is running is folded at once if it is their turn,
+    else as soon as the action reaches them (here on the flop: the calling stations keep
+    the hand going): with a 30 s clock, the hand is over within a moment. They stand up
+    when it ends, their chips cashed out."""
+    clock = {"decision_seconds": 30.0, "time_bank_seconds": 60.0}
+    async with demo_server(tmp_path / "leave.db", seats=3, bots=2, **clock) as demo:
+        runner = demo.runner
+        ws = await seated(demo.address, "quitter", 2)
+        try:
+            request = await until(ws, "action_request", timeout=10)
+            hand = request["hand_number"]
+            if not on_turn:  # act, then leave while the others act
+                action = "check" if request["menu"]["can_check"] else "call"
+                await send(ws, type="act", table="demo", action_id="a1", action=action)
+                await until(ws, "ack")
+            await send(ws, type="leave", table="demo", id="bye")
+            assert (await until(ws, "leaving"))["seat"] == 2
+            started = asyncio.get_running_loop().time()
+            async with asyncio.timeout(5):
+                while runner.finished_through < hand:
+                    await asyncio.sleep(0.01)
+            assert asyncio.get_running_loop().time() - started < 2.0
+            assert 2 not in runner.seats  # stood up at the end of the hand
+        finally:
+            await ws.close()
+        async with demo.server.store.engine.connect() as conn:
+            rows = await conn.execute(
+                select(LedgerEntry.amount).join(PlayerRecord).where(PlayerRecord.name == "quitter")
+            )
+            assert sum(rows.scalars()) == 0  # bought in, played, cashed out
+
+
+async def test_a_disconnected_player_is_folded_on_their_clock_then_sat_out(
+    tmp_path: Path,
+) -> None:
+    """A seat whose connection dropped while it faced a decision is checked or folded when
+    its clock runs out, and is sat out: the next hands are dealt without it, and nobody
+    waits for it again."""
+    clock = {"decision_seconds": 0.3, "time_bank_seconds": 0.0}
+    async with demo_server(tmp_path / "gone.db", seats=3, bots=2, **clock) as demo:
+        runner = demo.runner
+        ws = await seated(demo.address, "gone", 2)
+        request = await until(ws, "action_request", timeout=10)
+        await ws.close()
+        hand = request["hand_number"]
+        async with asyncio.timeout(5):
+            while runner.finished_through < hand + 3:
+                await asyncio.sleep(0.01)
+        assert runner.table.is_sitting_out(2)
+        assert runner.seats[2].timeouts == 1  # one clock ran out, and only one

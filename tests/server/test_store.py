@@ -369,7 +369,8 @@ async def test_the_writer_checkpoints_sqlite_outside_the_event_loop(
             monkeypatch.setattr(store_module, "_CHECKPOINT_BYTES", 0)
             for hand in hands[1:]:
                 await writer.write(rows_of(hand, table, ids))
-                await asyncio.sleep(0.2)  # the checkpoint, in its thread
+                if writer._checkpoint is not None:  # the checkpoint, in its thread
+                    await writer._checkpoint
             assert hands_in_database_file_alone() == 4
     assert threads and threading.main_thread().name not in threads
 
@@ -423,7 +424,8 @@ async def test_one_writer_commits_many_tables_hands_together(
             assert rounds == [27, 1]
             # Hands handed over while a round is being written go into the next, together.
             first = asyncio.ensure_future(writer.write(rows(28)))
-            await asyncio.sleep(0.01)  # the round has begun: it takes the write above only
+            while not writer._rounds or writer._pending:  # a round has taken it, alone
+                await asyncio.sleep(0)
             later = [
                 await first,
                 *await asyncio.gather(*(writer.write(rows(n)) for n in (29, 30, 31))),

@@ -61,9 +61,8 @@ from playwright.sync_api import (
 )
 
 from engine import TableConfig
-from server.app import PokerServer, ServerSettings
+from server.app import DEMO_BOTS, PokerServer, ServerSettings
 from server.bots import load_bot
-from server.cli.serve import DEMO_BOTS
 from server.store import Store
 from server.tables import TableRunner
 
