@@ -291,3 +291,49 @@ def test_serve_with_the_broker_out_of_reach_says_so_once_and_serves(tmp_path: Pa
         _, rest = proc.communicate(timeout=20)
     assert unreachable.startswith("MQTT broker 127.0.0.1:1 unreachable")
     assert proc.returncode == 0 and rest == "pokerroom is shutting down\n"
+
+
+def test_serve_takes_each_option_from_the_command_line_the_environment_then_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from server.cli import build_parser
+    from server.cli.serve import resolve
+
+    config = tmp_path / "pokerroom.toml"
+    config.write_text(
+        '[serve]\nport = 9100\nmqtt_prefix = "file/root"\nbus = "mqtt://broker:1883"\n'
+        "tables_per_address = 50\ndemo = true\nlease_seconds = 4.5\n"
+    )
+    monkeypatch.delenv("POKERROOM_BUS", raising=False)
+    monkeypatch.setenv("POKERROOM_CONFIG", str(config))
+    monkeypatch.setenv("POKERROOM_MQTT_PREFIX", "env/root")
+    args = build_parser().parse_args(["serve", "--lease-seconds", "3"])
+    settings = resolve(args)
+    assert (settings.port, settings.tables_per_address, settings.demo) == (9100, 50, True)
+    assert settings.lease_seconds == 3.0  # the command line over the file
+    assert args.mqtt_prefix == "env/root"  # the environment over the file
+    assert args.bus == "mqtt://broker:1883"  # the file over the default
+    assert settings.host == "127.0.0.1" and settings.messages_per_second == 20.0  # defaults
+    monkeypatch.delenv("POKERROOM_CONFIG")
+    bare = build_parser().parse_args(["serve"])
+    assert (resolve(bare).port, bare.mqtt_prefix, bare.bus) == (8765, "env/root", "local")
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("[serve]\nport = 'high'\n", "port must be int"),
+        ("[serve]\ndemo = 1\n", "demo must be bool"),
+        ("[server]\nport = 1\n", "unknown table [server]"),
+        ("port = 1\n", "unknown table [port]"),
+        ("[serve\n", "not TOML"),
+        ("[serve]\nlease_seconds = -1\n", "lease-seconds -1"),
+    ],
+)
+def test_a_bad_config_file_is_named_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, problem: str
+) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_text(text)
+    code, _, err = run(capsys, "serve", "--config", str(config))
+    assert code == 2 and err.count("\n") == 1 and problem in err, err

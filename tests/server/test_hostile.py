@@ -1238,9 +1238,7 @@ async def test_a_spectator_and_a_player_never_see_a_hole_card_that_was_not_shown
         stop.set()
         await playing
         async with asyncio.timeout(10):  # what is on its way arrives: the last replies
-            while not all(
-                any(m.get("re") == f"r{i}" for m in c.messages) for c in (spy, player)
-            ):
+            while not all(any(m.get("re") == f"r{i}" for m in c.messages) for c in (spy, player)):
                 await asyncio.sleep(0.01)
     errors = Counter(m["code"] for m in spy.messages + player.messages if m["type"] == "error")
     assert errors == Counter({"name_taken": 2, "hello_first": 1})

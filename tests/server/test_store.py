@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import hashlib
 import sqlite3
 import threading
 from pathlib import Path
@@ -469,3 +470,19 @@ async def test_the_writer_reconnects_when_postgresql_drops_its_connection() -> N
             assert await store.hand_ids() == [first, second]
     finally:
         await drop_pg_database(url)
+
+
+async def test_account_tokens_are_stored_only_as_their_hash(tmp_path: Path) -> None:
+    """The token a new account gets is never written down: the database keeps its
+    SHA-256, which finds the account again; neither the token nor any part of its text
+    is anywhere in the file."""
+    path = tmp_path / "tokens.db"
+    async with Store.open(f"sqlite+aiosqlite:///{path}") as store:
+        player_id, token = await store.create_account("carol")
+        assert await store.player_by_token(token) == (player_id, "carol")
+        assert await store.player_by_token(token[:-1] + "x") is None
+        async with store.engine.connect() as conn:
+            kept = (await conn.execute(text("SELECT token_hash FROM players"))).scalars().all()
+    assert kept == [hashlib.sha256(token.encode()).hexdigest()]
+    stored = b"".join(p.read_bytes() for p in tmp_path.iterdir())  # the file and its log
+    assert token.encode() not in stored and token[:16].encode() not in stored
