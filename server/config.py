@@ -33,7 +33,8 @@ CONFIG_ENV = "POKERROOM_CONFIG"
 
 
 def database_url(option: str | None = None) -> str:
-    """The database URL to use, with an async driver."""
+    """The database URL to use, with an async driver; :class:`ConfigError` for an SQLite
+    file in a folder that does not exist (said plainly, before any driver tries it)."""
     url = option or os.environ.get(DB_ENV) or DEFAULT_DB
     for plain, driver in (
         ("postgresql://", "postgresql+asyncpg://"),
@@ -41,7 +42,12 @@ def database_url(option: str | None = None) -> str:
         ("sqlite://", "sqlite+aiosqlite://"),
     ):
         if url.startswith(plain):
-            return driver + url[len(plain) :]
+            url = driver + url[len(plain) :]
+    path = url.removeprefix("sqlite+aiosqlite:///").split("?", 1)[0]
+    if url.startswith("sqlite+aiosqlite:///") and path and path != ":memory:":
+        folder = Path(path).parent
+        if not folder.is_dir():
+            raise ConfigError(f"database: no folder {folder} for the SQLite file {path}")
     return url
 
 
