@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from server.app import PokerServer, ServerSettings
+from server.app import PokerServer
 from server.bus import DEFAULT_PREFIX, check_bus, open_bus
 from server.cli.common import Parser, UsageError, add_command
 from server.config import (
@@ -28,10 +28,16 @@ from server.config import (
     database_url,
     read_config,
 )
+from server.settings import ServerSettings
 from server.store import Store
 
 
 async def serve(args: argparse.Namespace, settings: ServerSettings) -> None:
+    # Set by SIGINT or SIGTERM, however many arrive, from the start: one that comes while
+    # the server is starting stops it as soon as it has started, never half-way.
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        asyncio.get_running_loop().add_signal_handler(sig, stop.set)
     async with Store.open(database_url(args.db)) as store:
         deployment = await store.deployment()
         async with open_bus(args.bus, deployment=deployment, prefix=args.mqtt_prefix) as bus:
@@ -45,13 +51,11 @@ async def serve(args: argparse.Namespace, settings: ServerSettings) -> None:
                 if settings.demo and "demo" in app.tables:
                     print("demo table 'demo': five house bots and one free seat", flush=True)
                 elif settings.demo:
+                    where = app.lobby.hosts.get("demo", "another server")
                     print(
-                        f"demo table 'demo': hosted by {app.hosts.get('demo', 'another server')}"
-                        "; this server takes it over if that one stops", flush=True,
+                        f"demo table 'demo': hosted by {where}; this server takes it over if "
+                        "that one stops", flush=True,
                     )  # fmt: skip
-                stop = asyncio.Event()  # set by SIGINT or SIGTERM, however many arrive
-                for sig in (signal.SIGINT, signal.SIGTERM):
-                    asyncio.get_running_loop().add_signal_handler(sig, stop.set)
                 await stop.wait()
                 print("pokerroom is shutting down", file=sys.stderr, flush=True)
 
