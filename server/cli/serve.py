@@ -51,7 +51,7 @@ async def serve(args: argparse.Namespace, settings: ServerSettings) -> None:
                 if settings.demo and "demo" in app.tables:
                     print("demo table 'demo': five house bots and one free seat", flush=True)
                 elif settings.demo:
-                    where = app.lobby.hosts.get("demo", "another server")
+                    where = app.hosts.get("demo", "another server")
                     print(
                         f"demo table 'demo': hosted by {where}; this server takes it over if "
                         "that one stops", flush=True,
