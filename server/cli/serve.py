@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from server.app import PokerServer
+from server.app import PokerServer, ServerSettings
 from server.bus import DEFAULT_PREFIX, check_bus, open_bus
 from server.cli.common import Parser, UsageError, add_command
 from server.config import (
@@ -28,7 +28,6 @@ from server.config import (
     database_url,
     read_config,
 )
-from server.settings import ServerSettings
 from server.store import Store
 
 
