@@ -43,13 +43,15 @@ class ProtocolError(Exception):
         self.re = re_
 
 
-class _Message(BaseModel):
+class ClientMessageBase(BaseModel):
+    """What every client message has: an optional ``id`` its reply carries back."""
+
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)  # "100" is no int
     id: Annotated[str, Field(max_length=64)] | None = None
     """Any string; the reply carries it back as ``re``."""
 
 
-class Hello(_Message):
+class Hello(ClientMessageBase):
     """Who you are: a guest ``name``, an account ``token``, or, to reconnect, the
     ``session`` token an earlier ``welcome`` gave you. Exactly one of the three."""
 
@@ -60,18 +62,18 @@ class Hello(_Message):
     session: Annotated[str, Field(min_length=16, max_length=128)] | None = None
 
 
-class CreateAccount(_Message):
+class CreateAccount(ClientMessageBase):
     """Create an account; the reply holds its token, shown once."""
 
     type: Literal["create_account"]
     name: NAME
 
 
-class ListTables(_Message):
+class ListTables(ClientMessageBase):
     type: Literal["list_tables"]
 
 
-class CreateTable(_Message):
+class CreateTable(ClientMessageBase):
     """A new table; amounts in chips, times in seconds."""
 
     type: Literal["create_table"]
@@ -88,7 +90,7 @@ class CreateTable(_Message):
     time_bank_seconds: Annotated[float, Field(ge=0, le=3600)] = 60.0
 
 
-class Sit(_Message):
+class Sit(ClientMessageBase):
     """Take ``seat`` (or any free seat) with ``buy_in`` chips; if the table is full, join
     its waiting list."""
 
@@ -99,7 +101,7 @@ class Sit(_Message):
     wait_for_big_blind: bool = True
 
 
-class Spectate(_Message):
+class Spectate(ClientMessageBase):
     """Watch a table, optionally behind by ``delay_hands`` hands or ``delay_seconds``."""
 
     type: Literal["spectate"]
@@ -108,19 +110,19 @@ class Spectate(_Message):
     delay_seconds: Annotated[float, Field(ge=0, le=3600)] = 0.0
 
 
-class Leave(_Message):
+class Leave(ClientMessageBase):
     """Stand up (at the end of your hand) or stop watching."""
 
     type: Literal["leave"]
     table: TABLE_ID
 
 
-class SitOut(_Message):
+class SitOut(ClientMessageBase):
     type: Literal["sit_out"]
     table: TABLE_ID
 
 
-class SitIn(_Message):
+class SitIn(ClientMessageBase):
     """Come back; ``post`` pays missed blinds now instead of waiting for the big blind."""
 
     type: Literal["sit_in"]
@@ -128,7 +130,7 @@ class SitIn(_Message):
     post: bool = False
 
 
-class Act(_Message):
+class Act(ClientMessageBase):
     """Your action. ``action_id`` is yours to choose: the same id again never acts twice.
     ``amount`` is the **street total** to bet or raise to (bet and raise only)."""
 
@@ -142,7 +144,7 @@ class Act(_Message):
     (the clock answered it, and it is your turn again) is refused with ``stale``."""
 
 
-class Resume(_Message):
+class Resume(ClientMessageBase):
     """After reconnecting: a fresh snapshot and every event after ``last_seq``."""
 
     type: Literal["resume"]
@@ -150,7 +152,7 @@ class Resume(_Message):
     last_seq: SEQ
 
 
-class Hands(_Message):
+class Hands(ClientMessageBase):
     """Your latest hands, newest first: ``limit`` of them, with ids below ``before`` (the
     last id of the page before) to page back."""
 
@@ -159,14 +161,14 @@ class Hands(_Message):
     before: HAND_ID | None = None
 
 
-class Hand(_Message):
+class Hand(ClientMessageBase):
     """One of your hands, to replay or download: ``hand_id`` as ``hands`` lists it."""
 
     type: Literal["hand"]
     hand_id: HAND_ID
 
 
-class CreateTournament(_Message):
+class CreateTournament(ClientMessageBase):
     """A tournament between bots on this server (docs/tournaments.md): it starts when
     ``field`` players have registered, or ``start_seconds`` after it was created with two
     or more. Without a ``seed`` the server draws one (and shows it with the results)."""
@@ -187,23 +189,23 @@ class CreateTournament(_Message):
     decision_seconds: Annotated[float, Field(gt=0, le=600)] = 10.0
 
 
-class ListTournaments(_Message):
+class ListTournaments(ClientMessageBase):
     type: Literal["list_tournaments"]
 
 
-class Register(_Message):
+class Register(ClientMessageBase):
     """Enter a tournament (again, after reconnecting: its messages come here)."""
 
     type: Literal["register"]
     tournament: HAND_ID
 
 
-class Unregister(_Message):
+class Unregister(ClientMessageBase):
     type: Literal["unregister"]
     tournament: HAND_ID
 
 
-class Ping(_Message):
+class Ping(ClientMessageBase):
     type: Literal["ping"]
 
 
