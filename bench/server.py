@@ -141,12 +141,12 @@ def profile_on_signals(path: str) -> None:
 
 async def serve_ours(args: argparse.Namespace) -> int:
     from engine import TableConfig
-    from server import app as server_app
+    from server import hosting as server_hosting
     from server.app import PokerServer, ServerSettings
     from server.store import Store
 
     if args.no_hand_writes:  # a diagnostic: what storing hands costs the server
-        server_app.store_with = lambda *_: no_write  # type: ignore[assignment]
+        server_hosting.store_with = lambda *_: no_write  # type: ignore[assignment]
 
     # Bots answering at once act several times a second on each connection: the default
     # rate limit (20 a second, for people) would throttle them.
@@ -160,7 +160,7 @@ async def serve_ours(args: argparse.Namespace) -> int:
         async with app.running() as server:
             config = TableConfig(small_blind=1, big_blind=2, seats=SEATS, max_buy_in=BUY_IN)
             for i in range(args.tables):
-                await app.create_table(
+                await app.hosting.create_table(
                     f"b{i}", config, decision_seconds=args.decision_seconds, time_bank_seconds=0.0
                 )
             for task in asyncio.all_tasks():

@@ -45,12 +45,12 @@ async def serve(args: argparse.Namespace, settings: ServerSettings) -> None:
                 port = next(iter(server.sockets)).getsockname()[1]
                 host = settings.host
                 print(f"pokerroom is serving: open http://{host}:{port}/ in a browser", flush=True)
-                print(f"bots and other clients: {app.address}", flush=True)
+                print(f"bots and other clients: {app.hosting.address}", flush=True)
                 print(f"health check: http://{host}:{port}/healthz", flush=True)
-                if settings.demo and "demo" in app.tables:
+                if settings.demo and "demo" in app.hosting.tables:
                     print("demo table 'demo': five house bots and one free seat", flush=True)
                 elif settings.demo:
-                    where = app.hosts.get("demo", "another server")
+                    where = app.hosting.hosts.get("demo", "another server")
                     print(
                         f"demo table 'demo': hosted by {where}; this server takes it over if "
                         "that one stops", flush=True,

@@ -100,9 +100,9 @@ async def demo_server(
         server = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0))
         async with server.running() as ws_server:
             config = TableConfig(small_blind=50, big_blind=100, seats=seats)
-            runner = await server.create_table("Demo", config, **clock)
+            runner = await server.hosting.create_table("Demo", config, **clock)
             house = {s: (f"house-{s}", load_bot("calling-station")) for s in range(bots)}
-            await server.add_house_bots(runner, house, stack=10_000)
+            await server.hosting.add_house_bots(runner, house, stack=10_000)
             port = next(iter(ws_server.sockets)).getsockname()[1]
             yield Demo(server, runner, f"127.0.0.1:{port}")
 

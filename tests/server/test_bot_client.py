@@ -341,7 +341,7 @@ async def test_bots_of_each_strategy_play_their_hands_and_every_action_is_accept
     app: tuple[PokerServer, str],
 ) -> None:
     server, url = app
-    runner = server.tables["demo"]
+    runner = server.hosting.tables["demo"]
     hands = 6
     checked = {
         kind: Checked(load_bot(kind), runner)
@@ -403,7 +403,7 @@ async def test_a_bot_whose_connection_drops_mid_hand_resumes_in_its_seat(
     async with asyncio.timeout(60):
         await asyncio.to_thread(bot.asked.wait, 30)
         assert bot.asked.is_set()
-        hand = server.tables["demo"].table.hand_number
+        hand = server.hosting.tables["demo"].table.hand_number
         session = next(
             s for s in server.sessions if s.player is not None and s.player.name == "sdk-dropped"
         )
@@ -436,7 +436,7 @@ class Shover:
 
 async def test_a_busted_bot_stops_or_buys_in_again(app: tuple[PokerServer, str]) -> None:
     server, url = app
-    config = server.tables["demo"].settings.config
+    config = server.hosting.tables["demo"].settings.config
     # Without --rebuy: it plays until it busts, then goes home.
     once = BotClient(Shover(), url, name="sdk-bust", buy_in=config.min_buy_in, backoff=FAST)
     async with asyncio.timeout(60):
@@ -456,7 +456,7 @@ async def test_a_busted_bot_stops_or_buys_in_again(app: tuple[PokerServer, str])
     assert summary.reason == "stopped" and summary.rebuys >= 1
     assert len(again.seats_taken) == summary.rebuys + 1
     assert _unexpected(summary.errors) == []
-    await _gone(server.tables["demo"], "sdk-rebuy")
+    await _gone(server.hosting.tables["demo"], "sdk-rebuy")
 
 
 class Broken:
@@ -525,11 +525,13 @@ async def test_late_answers_are_dropped_and_a_sat_out_bot_sits_in_and_plays_on(
 ) -> None:
     caplog.set_level(logging.INFO, logger="pokerroom.bot")
     server, url = app
-    runner = await server.create_table(
+    runner = await server.hosting.create_table(
         "Quick", TableConfig(small_blind=50, big_blind=100, seats=2),
         decision_seconds=0.2, time_bank_seconds=0.0,
     )  # fmt: skip
-    await server.add_house_bots(runner, {0: ("house-quick", load_bot("calling-station"))}, 10_000)
+    await server.hosting.add_house_bots(
+        runner, {0: ("house-quick", load_bot("calling-station"))}, 10_000
+    )
     client = BotClient(Slow(), url, name="sdk-slow", table="quick", hands=3, backoff=FAST)
     async with asyncio.timeout(60):
         summary = await client.run()
@@ -564,10 +566,12 @@ async def test_messages_the_server_did_not_read_are_sent_again(tmp_path: Path) -
         settings = ServerSettings(port=0, house_think_seconds=0.0, messages_per_second=1, burst=1)
         server = PokerServer(store, settings)
         async with server.running() as ws_server:
-            runner = await server.create_table(
+            runner = await server.hosting.create_table(
                 "Strict", TableConfig(small_blind=50, big_blind=100, seats=3), decision_seconds=5.0
             )
-            await server.add_house_bots(runner, {0: ("h0", load_bot("calling-station"))}, 10_000)
+            await server.hosting.add_house_bots(
+                runner, {0: ("h0", load_bot("calling-station"))}, 10_000
+            )
             port = next(iter(ws_server.sockets)).getsockname()[1]
             client = BotClient(
                 load_bot("calling-station"), f"ws://127.0.0.1:{port}/ws", name="sdk-strict",
@@ -632,7 +636,7 @@ async def test_ctrl_c_leaves_the_table_at_the_end_of_the_hand(
             await proc.wait()
     assert proc.returncode == 0, err.decode()
     assert json.loads(out.decode().splitlines()[-1])["reason"] == "stopped"
-    await _gone(server.tables["demo"], "cli-sigint")
+    await _gone(server.hosting.tables["demo"], "cli-sigint")
 
 
 def test_the_command_rejects_a_bad_bot_with_status_2(capsys: pytest.CaptureFixture[str]) -> None:

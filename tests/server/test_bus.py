@@ -86,11 +86,11 @@ async def table_on(
         settings = ServerSettings(port=0, house_think_seconds=0.002)
         server = PokerServer(store, settings, bus=bus)
         async with server.running():
-            runner = await server.create_table(
+            runner = await server.hosting.create_table(
                 f"bus {uuid.uuid4().hex[:8]}", TableConfig(small_blind=50, big_blind=100, seats=3)
             )
             bots = {s: (f"house-{s}", load_bot("calling-station")) for s in range(3)}
-            await server.add_house_bots(runner, bots, stack=10_000)
+            await server.hosting.add_house_bots(runner, bots, stack=10_000)
             yield server, runner
 
 
@@ -113,7 +113,7 @@ async def test_table_events_lobby_summaries_and_hands_go_to_their_topics(
         async with asyncio.timeout(10):  # the bus sends in the background
             while len(mine := [h for h in _hands(heard, topics) if h["table"] == table]) < 3:
                 await asyncio.sleep(0.01)
-        server.close_table(table, "idle")
+        server.hosting.close_table(table, "idle")
         lobby_topic = topics.lobby(table)
         async with asyncio.timeout(10):  # the table is gone from the lobby
             while [p for t, p, _ in heard.messages if t == lobby_topic][-1:] != [b""]:
@@ -233,12 +233,12 @@ async def test_a_server_never_acts_on_another_deployments_messages(tmp_path: Pat
             assert deployment != FOREIGN
             async with test_bus(deployment, prefix=prefix) as bus:
                 server = PokerServer(store, ServerSettings(port=0), bus=bus)
-                async with server.running(), connect(server.address) as ws:
+                async with server.running(), connect(server.hosting.address) as ws:
                     await ask(ws, {"type": "hello", "name": "local"})
                     async with asyncio.timeout(10):  # the lobby's follower had them all
                         while bus.foreign < 2:
                             await asyncio.sleep(0.01)
-                    assert server.elsewhere == {}
+                    assert server.lobby.elsewhere == {}
                     assert (await ask(ws, {"type": "list_tables"}))["tables"] == []
                     watch = await ask(ws, {"type": "spectate", "table": "ghost"})
                     assert watch["code"] == "no_table"

@@ -436,9 +436,9 @@ async def test_every_players_view_of_every_hand_of_a_long_bot_session_replays(
         server = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0))
         async with server.running():
             config = TableConfig(small_blind=50, big_blind=100, seats=len(bots))
-            runner = await server.create_table("Bots", config)
+            runner = await server.hosting.create_table("Bots", config)
             house = {s: (f"bot-{s}", bot) for s, bot in enumerate(bots)}
-            await server.add_house_bots(runner, house, stack=10_000)
+            await server.hosting.add_house_bots(runner, house, stack=10_000)
             async with asyncio.timeout(120):
                 while runner.finished_through < SESSION_HANDS:
                     await asyncio.sleep(0.05)

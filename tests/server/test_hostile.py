@@ -46,8 +46,9 @@ from engine import (
     TableView,
     history,
 )
-from server.app import POLICY_VIOLATION, PokerServer, ServerSettings, Session
+from server.app import PokerServer, ServerSettings
 from server.bots import CallingStation, RandomBot, TightAggressive
+from server.connections import POLICY_VIOLATION, Session
 from server.store import Store
 from server.store.models import Hand, HandPlayer, LedgerEntry
 from server.tables import TableRunner
@@ -124,7 +125,7 @@ async def serving(
     options: dict[str, Any] = {"port": 0, "house_think_seconds": 0.0, **settings}
     server = PokerServer(store, ServerSettings(**options))
     async with server.running() as ws_server:
-        runner = await server.create_table(
+        runner = await server.hosting.create_table(
             "Demo", TableConfig(small_blind=50, big_blind=100, seats=6), decision_seconds=5.0
         )
         published = record(runner, monkeypatch)
@@ -136,7 +137,7 @@ async def serving(
         }
         if steady:
             bots = {seat: (name, CallingStation()) for seat, (name, _) in bots.items()}
-        await server.add_house_bots(runner, bots, stack=10_000)
+        await server.hosting.add_house_bots(runner, bots, stack=10_000)
         port = next(iter(ws_server.sockets)).getsockname()[1]
         yield Room(server, runner, f"ws://127.0.0.1:{port}/ws", published)
 
@@ -957,7 +958,7 @@ async def test_a_thousand_hostile_messages_leave_the_table_playing_and_every_chi
                 await room.until_published(stood_up(seat), timeout=20)
             stop.set()
             await asyncio.gather(*playing)
-            db_ids = dict(room.server.db_tables)
+            db_ids = dict(room.server.hosting.db_tables)
         # The server has stopped: every hand that ended is stored, and nothing else.
         runner = room.runner
         stored = await replay_stored_hands(store)
@@ -1165,7 +1166,7 @@ async def test_the_lobby_answers_while_a_table_stores_a_bust(tmp_path: Path) -> 
     async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'lobby.db'}") as store:
         server = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0))
         async with server.running() as ws_server:
-            runner = await server.create_table(
+            runner = await server.hosting.create_table(
                 "Bust", TableConfig(small_blind=50, big_blind=100, seats=2)
             )
             while runner.store_hand is None:  # the table's task sets it as it starts
@@ -1180,7 +1181,7 @@ async def test_the_lobby_answers_while_a_table_stores_a_bust(tmp_path: Path) -> 
 
             runner.store_hand = slow_store
             bots = {0: ("shover", AllIn()), 1: ("caller", CallingStation())}
-            await server.add_house_bots(runner, bots, stack=10_000)
+            await server.hosting.add_house_bots(runner, bots, stack=10_000)
             port = next(iter(ws_server.sockets)).getsockname()[1]
             async with clients(f"ws://127.0.0.1:{port}/ws", 1) as (lobby,):
                 await asyncio.wait_for(storing.wait(), 10)

@@ -291,20 +291,20 @@ async def test_the_bot_sdk_sits_at_the_process_hosting_its_table(tmp_path: Path)
         a = PokerServer(store_a, settings, bus=bus_a)
         async with a.running():
             config = TableConfig(small_blind=50, big_blind=100, seats=2)
-            runner = await a.create_table(f"sdk {uuid.uuid4().hex[:8]}", config)
-            await a.add_house_bots(runner, {0: ("house-sdk", "calling-station")}, 10_000)
+            runner = await a.hosting.create_table(f"sdk {uuid.uuid4().hex[:8]}", config)
+            await a.hosting.add_house_bots(runner, {0: ("house-sdk", "calling-station")}, 10_000)
             table = runner.settings.table_id
             b = PokerServer(store_b, settings, bus=bus_b)
             async with b.running():
                 async with asyncio.timeout(10):  # b's lobby learns of a's table
-                    while table not in b.hosts or table not in b.elsewhere:
+                    while table not in b.hosting.hosts or table not in b.lobby.elsewhere:
                         await asyncio.sleep(0.05)
-                client = BotClient(load_bot("calling-station"), b.address, name="wanderer",
+                client = BotClient(load_bot("calling-station"), b.hosting.address, name="wanderer",
                                    table=table, hands=3)  # fmt: skip
                 async with asyncio.timeout(60):
                     summary = await client.run()
     assert summary.hands_played >= 3 and summary.table == table
     assert [e["code"] for e in summary.errors] == ["elsewhere"]
-    assert client.url == a.address != b.address
+    assert client.url == a.hosting.address != b.hosting.address
     async with Store.open(db) as store:
         assert len(await store.list_hands(player="wanderer", limit=10)) >= 3

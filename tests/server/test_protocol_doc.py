@@ -32,7 +32,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from engine import TableConfig
-from server import app as server_app
+from server import connections
 from server.app import PokerServer, ServerSettings
 from server.bots import load_bot
 from server.fairness import HandIdentity, Shuffle, commitment, deck_from_seed, verify_stored
@@ -340,12 +340,12 @@ async def example_server(tmp_path: Path, **settings: Any) -> AsyncIterator[str]:
     async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'doc.db'}") as store:
         app = PokerServer(store, ServerSettings(**options))
         async with app.running() as ws_server:
-            runner = await app.create_table(
+            runner = await app.hosting.create_table(
                 "Demo", TableConfig(small_blind=50, big_blind=100, seats=3)
             )
             runner.new_shuffle = fixed_shuffle  # before anyone sits: no hand has started
             bot = {0: ("house-0", load_bot("calling-station"))}
-            await app.add_house_bots(runner, bot, stack=10_000)
+            await app.hosting.add_house_bots(runner, bot, stack=10_000)
             port = next(iter(ws_server.sockets)).getsockname()[1]
             yield f"127.0.0.1:{port}"
 
@@ -570,7 +570,7 @@ async def busy_server(tmp_path: Path) -> AsyncIterator[Busy]:
     async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'busy.db'}") as store:
         app = PokerServer(store, ServerSettings(port=0, house_think_seconds=0.0))
         async with app.running() as ws_server:
-            runner = await app.create_table(
+            runner = await app.hosting.create_table(
                 "Demo",
                 TableConfig(
                     small_blind=50, big_blind=100, seats=6, min_buy_in=1_000, max_buy_in=100_000
@@ -587,7 +587,7 @@ async def busy_server(tmp_path: Path) -> AsyncIterator[Busy]:
             runner.new_shuffle = recorded  # before anyone sits: no hand has started
             kinds = ("random", "calling-station", "tight-aggressive", "random")
             bots = {seat: (f"house-{seat}", load_bot(kind)) for seat, kind in enumerate(kinds)}
-            await app.add_house_bots(runner, bots, stack=2_000)
+            await app.hosting.add_house_bots(runner, bots, stack=2_000)
             yield busy
 
 
@@ -807,7 +807,7 @@ async def test_errors_are_counted_a_minute_at_a_time(
 ) -> None:
     later = 0.0  # seconds the server's clock is ahead of the real one
     monkeypatch.setattr(
-        server_app, "time", SimpleNamespace(monotonic=lambda: time.monotonic() + later)
+        connections, "time", SimpleNamespace(monotonic=lambda: time.monotonic() + later)
     )
     async with example_server(tmp_path) as address, connect(f"ws://{address}/ws") as ws:
         await errors_short_of_the_limit(ws)

@@ -146,7 +146,7 @@ async def test_an_action_retried_with_the_same_id_acts_once(app: tuple[PokerServ
         again = await until(ws, "ack")
         assert first["action_id"] == again["action_id"] == "once"
         assert "duplicate" not in first and again["duplicate"] is True
-        runner = server.tables["demo"]
+        runner = server.hosting.tables["demo"]
         hand = runner.table.hand
         assert hand is not None
         mine = [e for e in hand.log if isinstance(e, ActionTaken) and e.seat == 5]
@@ -325,11 +325,11 @@ async def test_tables_created_at_once_with_one_name_get_their_own_ids(tmp_path: 
         async with asyncio.timeout(10):  # an orphaned table would hold the shutdown up
             async with server.running():
                 runners = await asyncio.gather(
-                    *(server.create_table("Same name", config) for _ in range(3))
+                    *(server.hosting.create_table("Same name", config) for _ in range(3))
                 )
                 ids = [r.settings.table_id for r in runners]
                 assert sorted(ids) == ["same-name", "same-name-2", "same-name-3"]
-                assert [server.tables[i] for i in ids] == runners
+                assert [server.hosting.tables[i] for i in ids] == runners
 
 
 async def test_an_answer_to_a_decision_the_clock_settled_is_stale(tmp_path: Path) -> None:
@@ -379,9 +379,9 @@ async def test_created_tables_close_when_idle_and_the_server_caps_them(tmp_path:
                 await send(other, type="sit", table="mine", seat=0, buy_in=200)
                 await until(other, "seated")
                 async with asyncio.timeout(5):  # the closer has looked, and seen a player
-                    while "mine" in server.idle_since:
+                    while "mine" in server.hosting.idle_since:
                         await asyncio.sleep(0.01)
-                assert "mine" in server.tables
+                assert "mine" in server.hosting.tables
 
 
 async def test_a_table_plays_on_after_a_restart_with_the_next_hand_numbers(
@@ -488,7 +488,7 @@ async def test_spam_from_one_address_leaves_room_for_everyone_else(tmp_path: Pat
     async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'spam.db'}") as store:
         server = PokerServer(store, settings)
         async with server.running():
-            spammers = [await connect(server.address) for _ in range(110)]
+            spammers = [await connect(server.hosting.address) for _ in range(110)]
             try:
                 created = refused = peak = 0
                 for i, ws in enumerate(spammers):
@@ -501,7 +501,7 @@ async def test_spam_from_one_address_leaves_room_for_everyone_else(tmp_path: Pat
                         else:
                             assert reply["code"] == "too_many_tables", reply
                             refused += 1
-                        peak = max(peak, len(server.tables))
+                        peak = max(peak, len(server.hosting.tables))
                 # Never more open at once than the cap (some closed meanwhile, unused,
                 # and others took their place).
                 assert peak == settings.tables_per_address <= created < refused
@@ -516,7 +516,7 @@ async def test_spam_from_one_address_leaves_room_for_everyone_else(tmp_path: Pat
                     "too_many_accounts": 200 - settings.accounts_per_address,
                 }
                 # Someone else, somewhere else, is not stopped by any of it.
-                async with connect(server.address, local_addr=("127.0.0.2", 0)) as ws:
+                async with connect(server.hosting.address, local_addr=("127.0.0.2", 0)) as ws:
                     await ask(ws, {"type": "hello", "name": "normal"})
                     table = await ask(ws, {"type": "create_table", "name": "Friday",
                                            "small_blind": 1, "big_blind": 2})  # fmt: skip
@@ -526,9 +526,9 @@ async def test_spam_from_one_address_leaves_room_for_everyone_else(tmp_path: Pat
                 # The spam tables nobody sat at close within a second or so: then the
                 # address may open tables again (at the same pace: no faster).
                 async with asyncio.timeout(10):
-                    while any(t.startswith("s") for t in server.tables):
+                    while any(t.startswith("s") for t in server.hosting.tables):
                         await asyncio.sleep(0.05)
-                assert list(server.tables) == ["friday"]
+                assert list(server.hosting.tables) == ["friday"]
                 again = await ask(spammers[1], {"type": "create_table", "name": "again",
                                                 "small_blind": 1, "big_blind": 2})  # fmt: skip
                 assert again["type"] == "table_created"

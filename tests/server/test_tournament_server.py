@@ -53,7 +53,7 @@ async def test_bots_over_websockets_play_the_tournament_in_process_bots_play(
         test_bus(await store.deployment()) as bus,
     ):
         server = PokerServer(store, ServerSettings(port=0), bus=bus)
-        async with server.running(), connect(server.address) as admin:
+        async with server.running(), connect(server.hosting.address) as admin:
             await ask(admin, {"type": "hello", "name": "organizer"})
             created = await ask(admin, {
                 "type": "create_tournament", "name": "Same", "format": "sng", "field": 4,
@@ -66,7 +66,7 @@ async def test_bots_over_websockets_play_the_tournament_in_process_bots_play(
             topic = bus.topics.tournament(tid)
             async with listening(MOSQUITTO, topic) as heard:
                 clients = [
-                    TournamentClient(make_bot(k, seed, n), server.address, tid, name=n)
+                    TournamentClient(make_bot(k, seed, n), server.hosting.address, tid, name=n)
                     for n, k in FIELD.items()
                 ]
                 async with asyncio.timeout(120):
@@ -92,7 +92,7 @@ async def test_bots_over_websockets_play_the_tournament_in_process_bots_play(
 async def test_bad_tournament_requests_are_refused_and_change_nothing(tmp_path: Path) -> None:
     async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 't.db'}") as store:
         server = PokerServer(store, ServerSettings(port=0))
-        async with server.running(), connect(server.address) as ws:
+        async with server.running(), connect(server.hosting.address) as ws:
             assert (await ask(ws, {"type": "register", "tournament": 1}))["code"] == "hello_first"
             await ask(ws, {"type": "hello", "name": "eve"})
             cases: list[tuple[dict[str, Any], str]] = [
@@ -113,7 +113,7 @@ async def test_bad_tournament_requests_are_refused_and_change_nothing(tmp_path: 
             tid = created["tournament"]["id"]
             # The seed decides every deck: nobody sees it before the tournament is over.
             assert "seed" not in created["tournament"]["settings"]
-            assert server.tournaments[tid].config.seed not in json.dumps(created)
+            assert server.tournaments.get(tid).config.seed not in json.dumps(created)
             assert (await ask(ws, {"type": "unregister", "tournament": tid}))["code"] == (
                 "not_registered"
             )
@@ -123,20 +123,20 @@ async def test_bad_tournament_requests_are_refused_and_change_nothing(tmp_path: 
             assert (await ask(ws, act))["code"] == "not_your_turn"
             left = await ask(ws, {"type": "unregister", "tournament": tid})
             assert left["registered"] == []
-            assert server.tournaments[tid].state == "registering"
+            assert server.tournaments.get(tid).state == "registering"
 
 
 async def test_pokerroom_bot_run_plays_a_tournament_to_the_end(tmp_path: Path, capsys: Any) -> None:
     async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 't.db'}") as store:
         server = PokerServer(store, ServerSettings(port=0))
-        async with server.running(), connect(server.address) as ws:
+        async with server.running(), connect(server.hosting.address) as ws:
             await ask(ws, {"type": "hello", "name": "organizer"})
             created = await ask(ws, {"type": "create_tournament", "name": "cli", "field": 2,
                                      "format": "ring", "hands": 20})  # fmt: skip
             tid = str(created["tournament"]["id"])
 
             def play(spec: str, name: str) -> int:
-                argv = ["bot", "run", spec, "--url", server.address, "--tournament", tid,
+                argv = ["bot", "run", spec, "--url", server.hosting.address, "--tournament", tid,
                         "--name", name, "--json", "-q"]  # fmt: skip
                 return main(argv)
 

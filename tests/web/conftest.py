@@ -61,8 +61,9 @@ from playwright.sync_api import (
 )
 
 from engine import TableConfig
-from server.app import DEMO_BOTS, PokerServer, ServerSettings
+from server.app import PokerServer, ServerSettings
 from server.bots import load_bot
+from server.hosting import DEMO_BOTS
 from server.store import Store
 from server.tables import TableRunner
 
@@ -181,9 +182,9 @@ def serve_in_thread(
             app = PokerServer(store, settings)
             async with app.running() as ws_server:
                 config = TableConfig(small_blind=50, big_blind=100, seats=seats)
-                runner = await app.create_table("Demo", config, **clock)
+                runner = await app.hosting.create_table("Demo", config, **clock)
                 house = {s: (f"house-{s + 1}", load_bot(kind)) for s, kind in bots.items()}
-                await app.add_house_bots(runner, house, stack=stack)
+                await app.hosting.add_house_bots(runner, house, stack=stack)
                 port = next(iter(ws_server.sockets)).getsockname()[1]
                 live = LiveServer(
                     url=f"http://127.0.0.1:{port}/",

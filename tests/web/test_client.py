@@ -129,7 +129,7 @@ def test_the_lobby_lists_tables_and_creates_one(stations: LiveServer, page: Page
     page.get_by_role("button", name="Create").click()
     expect(page).to_have_url(re.compile(r"#/table/friday-game$"))
     expect(page.get_by_test_id("room")).to_be_visible()
-    assert stations.call(lambda: "friday-game" in stations.server.tables)
+    assert stations.call(lambda: "friday-game" in stations.server.hosting.tables)
     PageLog.of(page).assert_clean(stations.url)
 
 

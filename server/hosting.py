@@ -1,0 +1,389 @@
+"""Hosting tables: taking each one's lease, running it in its own task, and letting go.
+
+Hosting a table is one step per table id: claiming its id here (so that a second caller
+in this process loses at once), then taking its lease in the database (so that a second
+process loses), then running it. Every table this process runs went through
+:meth:`Hosting.claim`, and leaves it only when its task has ended. Several processes
+share the tables by their leases (docs/operations.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import re
+import secrets
+import time
+from typing import Any
+
+from engine import AnteKind, ButtonRule, EngineError, TableConfig
+from server import protocol
+from server.bots import load_bot
+from server.bus import EventBus
+from server.connections import Session
+from server.players import Players
+from server.settings import ServerSettings
+from server.store import HandWriter, Lease, Store
+from server.tables import Player, TableError, TableRunner, TableSettings, store_with
+
+log = logging.getLogger("pokerroom")
+
+DEMO_CONFIG = TableConfig(small_blind=50, big_blind=100, seats=6)
+DEMO_BOTS = {  # seat -> strategy; the sixth seat is for a person
+    0: "tight-aggressive",
+    1: "calling-station",
+    2: "tight-aggressive",
+    3: "random",
+    4: "tight-aggressive",
+}
+
+
+class Hosting:
+    """The tables this process runs, their leases, and the caps on the tables players
+    open."""
+
+    def __init__(
+        self, store: Store, settings: ServerSettings, bus: EventBus, players: Players,
+        sessions: set[Session],
+    ) -> None:  # fmt: skip
+        self.store, self.settings, self.bus, self.players = store, settings, bus, players
+        self.sessions = sessions  # every connection: a closed table is taken off theirs
+        self.tables: dict[str, TableRunner] = {}
+        self.db_tables: dict[str, int] = {}
+        self.holder = secrets.token_hex(8)  # this process, in the table leases
+        self.address = ""  # where clients reach it: set once the socket is bound
+        # The tables other processes hold live leases on, and where (by the database, on
+        # each renewal): the lobby lists only these, whatever stale lines the bus keeps.
+        self.hosts: dict[str, str] = {}
+        self.claimed: set[str] = set()  # tables this process hosts, or is taking
+        # Tables players created (and tables taken over that players had created): who
+        # created each (None: not known here), from which address, and since when nobody
+        # has been at it. Creating tables is one at a time (the caps are counted).
+        self.creators: dict[str, int | None] = {}
+        self.origins: dict[str, str] = {}
+        self.idle_since: dict[str, float] = {}
+        self._creating = asyncio.Lock()
+        self.group: asyncio.TaskGroup | None = None  # set while the server runs
+        self.writer: HandWriter | None = None  # every table's hands, one connection
+
+    def runner(self, table_id: str) -> TableRunner:
+        runner = self.tables.get(table_id)
+        if runner is None:
+            if table_id in self.hosts:
+                raise self.hosted_elsewhere(table_id)
+            raise TableError("no_table", f"no table {table_id!r}")
+        return runner
+
+    def hosted_elsewhere(self, table_id: str) -> TableError:
+        """What a player asking to play at another process's table is told: its address."""
+        address = self.hosts[table_id]
+        return TableError(
+            "elsewhere",
+            f"table {table_id!r} is hosted by another server: connect to {address} to play",
+            address=address,
+        )
+
+    async def create_table(self, name: str, config: TableConfig, **clock: float) -> TableRunner:
+        """A new table, running in its own task from now on. Its id comes from its name,
+        and is one no table in this process or another (by the leases) has. ``clock``:
+        its ``decision_seconds`` and ``time_bank_seconds``."""
+        return await self._create(name, config, None, clock)
+
+    async def _create(
+        self, name: str, config: TableConfig, creator: int | None, clock: dict[str, float]
+    ) -> TableRunner:
+        """:meth:`create_table`, for ``creator`` (a player's id; None: the server's)."""
+        base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:30] or "table"
+        for n in itertools.count(1):
+            table_id = base if n == 1 else f"{base}-{n}"
+            if table_id in self.hosts:
+                continue
+            settings = TableSettings(
+                table_id=table_id,
+                name=name,
+                config=config,
+                reconnect_grace_seconds=self.settings.reconnect_grace_seconds,
+                **clock,  # type: ignore[arg-type]
+            )
+            stored = {**table_json(settings), "kind": "player", "creator": creator}
+            lease = await self.claim(table_id, stored)
+            if lease is not None:
+                return await self._host(lease)
+        raise AssertionError("unreachable")
+
+    async def host_demo(self) -> TableRunner | None:
+        """Host the demo table ("demo": five house bots and a free seat), or take it back
+        after a restart. None when another live process hosts it: then this one takes it
+        over if that one stops renewing its lease (docs/operations.md)."""
+        settings = TableSettings(
+            table_id="demo", name="Demo", config=DEMO_CONFIG,
+            reconnect_grace_seconds=self.settings.reconnect_grace_seconds,
+        )  # fmt: skip
+        house = {str(seat): [f"house-{seat + 1}", kind] for seat, kind in DEMO_BOTS.items()}
+        stored = {**table_json(settings), "kind": "demo", "house": house, "house_stack": 10_000}
+        lease = await self.claim("demo", stored)
+        return None if lease is None else await self._host(lease)
+
+    async def claim(self, table_id: str, config: dict[str, Any] | None) -> Lease | None:
+        """The lease of table ``table_id``, or None if this process hosts it or is taking
+        it already, or another live process holds it. ``config`` replaces the table's
+        stored configuration (a new table's; None when taking one over as it was)."""
+        if table_id in self.claimed:
+            return None
+        self.claimed.add(table_id)  # before any await: a second caller here loses
+        lease = None
+        try:
+            db_id = await self.store.ensure_table(table_id, config or {})
+            lease = await self.store.take_table(
+                db_id, self.holder, self.address, self.settings.lease_seconds, config
+            )
+        finally:
+            if lease is None:
+                self.claimed.discard(table_id)
+        if lease is None:
+            return None
+        if lease.voided is not None:
+            log.warning(
+                "table %s: hand %d voided (its server stopped without settling it); %d "
+                "players got their chips back", lease.name, lease.voided, len(lease.refunds),
+            )  # fmt: skip
+        return lease
+
+    async def _host(self, lease: Lease) -> TableRunner:
+        """Run a table this process has just taken the lease on, as its stored
+        configuration says (house bots too). It numbers its hands on from the last stored
+        (or voided) one: hand numbers are unique per table."""
+        table_id = lease.name
+        assert table_id in self.claimed and table_id not in self.tables, table_id
+        runner = TableRunner(
+            table_settings(lease, self.settings),
+            house_think_seconds=self.settings.house_think_seconds,
+            bus=self.bus,
+            address=self.address,
+        )
+        runner.number_hands_after(lease.last_hand_number)
+        self.tables[table_id] = runner
+        self.db_tables[table_id] = lease.table_id
+        creator = lease.config.get("creator")
+        if lease.config.get("kind", "demo" if table_id == "demo" else "player") == "player":
+            self._adopt(table_id, creator)
+        assert self.group is not None
+        self.group.create_task(self._run_table(runner, lease.table_id), name=f"table {table_id}")
+        house = lease.config.get("house", {})
+        if house:
+            bots = {int(seat): (name, kind) for seat, (name, kind) in house.items()}
+            await self.add_house_bots(runner, bots, stack=lease.config["house_stack"])
+        return runner
+
+    async def add_house_bots(
+        self, runner: TableRunner, bots: dict[int, tuple[str, Any]], stack: int
+    ) -> None:
+        """Seat bots that play inside the server: ``{seat: (name, bot)}``, a bot being a
+        strategy or the name :func:`server.bots.load_bot` knows it by. Named ones are
+        stored with the table: a process taking the table over seats them again."""
+        loaded = {
+            seat: (name, load_bot(bot) if isinstance(bot, str) else bot)
+            for seat, (name, bot) in bots.items()
+        }
+        ids = await self.store.ensure_players(name for name, _ in loaded.values())
+        players = {seat: (Player(ids[name], name), bot) for seat, (name, bot) in loaded.items()}
+        for name, _ in loaded.values():
+            self.players.reserve(name)
+        named = {str(s): [name, b] for s, (name, b) in bots.items() if isinstance(b, str)}
+        if named:
+            db_id = self.db_tables[runner.settings.table_id]
+            stored = await self.store.table_config(db_id)
+            house = {**stored.get("house", {}), **named}
+            await self.store.set_table_config(
+                db_id, {**stored, "house": house, "house_stack": stack}
+            )
+        await runner.request("house_sit", None, bots=players, stack=stack)
+
+    async def _run_table(self, runner: TableRunner, db_id: int) -> None:
+        table_id = runner.settings.table_id
+        try:
+            await self._play_table(runner, db_id)
+        except Exception:  # one table failing never takes the server down
+            log.exception("table %s could not run", table_id)
+            runner.halt()
+        try:
+            if not runner.abandoned:  # another process holds the lease if it is
+                # Everyone is cashed out: the table is free for any process.
+                await self.store.release_table(db_id, self.holder)
+        except Exception as exc:  # it expires by itself, and the taker finds nothing owed
+            log.warning("table %s: its lease was not released (%s)", table_id, exc)
+        finally:
+            if self.tables.get(table_id) is runner:
+                self._drop_table(table_id, "closed")
+            self.claimed.discard(table_id)
+
+    async def _play_table(self, runner: TableRunner, db_id: int) -> None:
+        assert self.writer is not None
+        writer = self.writer
+        runner.store_hand = store_with(writer, db_id, runner.settings.table_id, self.bus)
+        runner.publish_summary()  # in the lobby of whoever follows the bus
+
+        async def record(player_id: int, amount: int, reason: str) -> None:
+            await writer.record(player_id, db_id, amount, reason)
+
+        runner.record_ledger = record
+        await runner.run()
+
+    async def create_for(
+        self, creator: Player, address: str, m: protocol.CreateTable
+    ) -> TableRunner:
+        """A table a player asked for, within the caps on open tables per player, per
+        address and in all (docs/operations.md): nobody can stop everyone else creating
+        tables. One at a time, so that the caps hold however many ask at once."""
+        settings = self.settings
+        async with self._creating:
+            mine = sum(c == creator.id for c in self.creators.values())
+            theirs = sum(a == address for a in self.origins.values())
+            if mine >= settings.tables_per_player:
+                raise TableError(
+                    "too_many_tables", f"a player may have {settings.tables_per_player} tables "
+                    "open: close one (leave it, and it closes once idle)",
+                )  # fmt: skip
+            if theirs >= settings.tables_per_address:
+                raise TableError(
+                    "too_many_tables", f"players at one address may have "
+                    f"{settings.tables_per_address} tables open: join one",
+                )  # fmt: skip
+            if len(self.creators) >= settings.max_tables:
+                raise TableError(
+                    "too_many_tables", f"players have opened the most tables this server "
+                    f"holds ({settings.max_tables}): join one",
+                )  # fmt: skip
+            runner = await self._create(
+                m.name,
+                TableConfig(
+                    small_blind=m.small_blind, big_blind=m.big_blind, seats=m.seats,
+                    ante=m.ante, ante_kind=AnteKind(m.ante_kind), min_buy_in=m.min_buy_in,
+                    max_buy_in=m.max_buy_in, button_rule=ButtonRule(m.button_rule),
+                ),
+                creator.id,
+                {"decision_seconds": m.decision_seconds,
+                 "time_bank_seconds": m.time_bank_seconds},
+            )  # fmt: skip
+            self.origins[runner.settings.table_id] = address
+            return runner
+
+    def _adopt(self, table_id: str, creator: int | None) -> None:
+        """Count a player's table (created here, or taken over): for the caps, and to
+        close it once nobody uses it."""
+        self.creators[table_id] = creator
+        self.idle_since[table_id] = time.monotonic()
+
+    # -- several processes ------------------------------------------------------------------
+
+    async def keep_leases(self) -> None:
+        """Renew this process's leases a third of a lease apart; stop a table whose lease
+        another process has taken (this one was cut off from the database for longer than
+        a lease); take over the tables whose host stopped renewing (it died)."""
+        while True:
+            try:
+                held = await self.store.renew_leases(self.holder, self.settings.lease_seconds)
+                for table_id, db_id in list(self.db_tables.items()):
+                    if db_id not in held and not self.tables[table_id].stopped:
+                        log.error("table %s: another server has taken it over", table_id)
+                        self._drop_table(table_id, "moved").abandon()
+                for name in await self.store.expired_leases():
+                    lease = await self.claim(name, None)
+                    if lease is not None:
+                        await self._take_over(lease)
+                self.hosts = await self.store.hosts(other_than=self.holder)
+            except Exception as exc:  # the database is away: try again next time
+                log.warning("renewing table leases failed: %s", exc)
+            await asyncio.sleep(self.settings.lease_seconds / 3)
+
+    async def _take_over(self, lease: Lease) -> None:
+        """Host a table another process hosted, as it was configured."""
+        try:
+            table_settings(lease, self.settings)
+        except (KeyError, TypeError, ValueError, EngineError) as exc:  # not ours to fix here
+            log.error("table %s cannot be taken over: its stored configuration is bad (%s)",
+                      lease.name, exc)  # fmt: skip
+            await self.store.release_table(lease.table_id, self.holder)
+            self.claimed.discard(lease.name)
+            return
+        await self._host(lease)
+        log.warning("table %s: taken over from a server that stopped renewing it", lease.name)
+
+    # -- idle tables ------------------------------------------------------------------------
+
+    async def close_idle_tables(self) -> None:
+        """Close, every so often, the tables players created that nobody uses: nobody has
+        sat at it for ``unused_table_seconds`` since it opened, or nobody has been seated
+        or waiting (house bots aside) for ``idle_table_seconds``. Each costs memory, a
+        task and a lobby line, and counts against its creator's caps."""
+        idle, unused = self.settings.idle_table_seconds, self.settings.unused_table_seconds
+        while True:
+            await asyncio.sleep(min(30.0, idle / 4, unused / 4))
+            now = time.monotonic()
+            for table_id in list(self.creators):
+                runner = self.tables.get(table_id)
+                if runner is None:
+                    continue
+                if runner.has_people:
+                    self.idle_since.pop(table_id, None)
+                    continue
+                since = self.idle_since.setdefault(table_id, now)
+                if now - since >= (idle if runner.ever_seated else min(idle, unused)):
+                    self.close_table(table_id, "idle")
+
+    def close_table(self, table_id: str, reason: str) -> None:
+        """Take a table out of the lobby and stop it; whoever watches it is told."""
+        self._drop_table(table_id, reason).close()
+
+    def _drop_table(self, table_id: str, reason: str) -> TableRunner:
+        """Take a table out of the lobby and tell whoever watches it; the caller stops it."""
+        runner = self.tables.pop(table_id)
+        self.db_tables.pop(table_id, None)
+        self.idle_since.pop(table_id, None)
+        self.creators.pop(table_id, None)
+        self.origins.pop(table_id, None)
+        closed = protocol.dumps({"type": "table_closed", "table": table_id, "reason": reason})
+        for session in list(runner.subscribers):
+            session.stop_delay(table_id)  # what a delay held back first, then the news
+            session.send(closed)
+        for session in self.sessions:
+            session.tables.discard(table_id)
+        return runner
+
+
+def table_settings(lease: Lease, server: ServerSettings) -> TableSettings:
+    """A table as :func:`table_json` stored it, for a process taking it over."""
+    stored = lease.config
+    config = TableConfig(
+        small_blind=stored["small_blind"], big_blind=stored["big_blind"], seats=stored["seats"],
+        ante=stored["ante"], ante_kind=AnteKind(stored["ante_kind"]),
+        min_buy_in=stored["min_buy_in"], max_buy_in=stored["max_buy_in"],
+        button_rule=ButtonRule(stored["button_rule"]),
+    )  # fmt: skip
+    return TableSettings(
+        table_id=lease.name,
+        name=stored["name"],
+        config=config,
+        reconnect_grace_seconds=server.reconnect_grace_seconds,
+        # Tables stored before the clock was: the defaults.
+        **{k: stored[k] for k in ("decision_seconds", "time_bank_seconds") if k in stored},
+    )
+
+
+def table_json(settings: TableSettings) -> dict[str, Any]:
+    """A table as stored (``tables.config``): what a process taking it over runs."""
+    config = settings.config
+    return {
+        "name": settings.name,
+        "decision_seconds": settings.decision_seconds,
+        "time_bank_seconds": settings.time_bank_seconds,
+        "small_blind": config.small_blind,
+        "big_blind": config.big_blind,
+        "seats": config.seats,
+        "ante": config.ante,
+        "ante_kind": config.ante_kind.value,
+        "min_buy_in": config.min_buy_in,
+        "max_buy_in": config.max_buy_in,
+        "button_rule": config.button_rule.value,
+    }

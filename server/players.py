@@ -1,0 +1,129 @@
+"""Who is who: guests, accounts and the session tokens that bring a player back.
+
+A guest's name is theirs alone from their first hello: another connection proves it is
+them with the session token the welcome gave them. A guest name is free again once its
+guest is gone, or after a restart: whoever takes it next must not see the hands of
+whoever had it before.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+import time
+from collections import deque
+from collections.abc import Iterable
+from typing import Any
+
+from server import protocol
+from server.connections import Session
+from server.settings import ServerSettings
+from server.store import Store
+from server.tables import Player, TableError
+
+
+class Players:
+    """The identities of this process's connections."""
+
+    def __init__(self, store: Store, settings: ServerSettings) -> None:
+        self.store, self.settings = store, settings
+        self.guests: dict[str, str] = {}  # guest (or house bot) name -> its session token
+        # Session token -> (player, for a guest when the name became theirs; None for an
+        # account).
+        self.identities: dict[str, tuple[Player, dt.datetime | None]] = {}
+        self.accounts_from: dict[str, deque[float]] = {}  # address -> accounts created when
+
+    @staticmethod
+    def of(session: Session) -> Player:
+        """The player a connection said hello as."""
+        if session.player is None:
+            raise TableError(
+                "hello_first", "say hello first (a guest name, an account token or a session)"
+            )
+        return session.player
+
+    def reserve(self, name: str) -> None:
+        """A house bot's name: never anyone else's."""
+        self.guests[name] = ""
+
+    async def hello(self, session: Session, m: protocol.Hello) -> dict[str, Any]:
+        if m.version != protocol.VERSION:
+            raise protocol.ProtocolError(
+                "bad_version", f"this server speaks version {protocol.VERSION}"
+            )
+        if sum(x is not None for x in (m.name, m.token, m.session)) != 1:
+            raise protocol.ProtocolError(
+                "bad_message", "hello: give one of a guest name, an account token, a session"
+            )
+        if m.session is not None:
+            if m.session not in self.identities:
+                raise TableError("bad_session", "no such session: say hello with a name or token")
+            session.player, since = self.identities[m.session]
+            token = m.session
+        else:
+            if m.token is not None:
+                found = await self.store.player_by_token(m.token)
+                if found is None:
+                    raise TableError("bad_token", "no account has this token")
+                session.player, since = Player(*found), None
+            else:
+                assert m.name is not None
+                if m.name in self.guests:
+                    raise TableError(
+                        "name_taken",
+                        f"the name {m.name!r} is in use: to come back, say hello with your session",
+                    )
+                player_id = await self.store.guest(m.name)
+                session.player, since = Player(player_id, m.name), dt.datetime.now(dt.UTC)
+            token = secrets.token_urlsafe(24)
+            self.identities[token] = (session.player, since)
+            if since is not None:
+                self.guests[session.player.name] = token
+        session.token, session.since = token, since
+        return {
+            "type": "welcome",
+            "version": protocol.VERSION,
+            "player": {
+                "id": session.player.id,
+                "name": session.player.name,
+                "guest": since is not None,
+            },
+            "session": token,
+        }
+
+    async def create_account(self, session: Session, name: str) -> dict[str, Any]:
+        self.count_account(session.address)
+        player_id, token = await self.store.create_account(name)
+        return {"type": "account", "name": name, "token": token, "player_id": player_id}
+
+    def count_account(self, address: str) -> None:
+        """Refuse an account past the hourly cap for the address, else count it."""
+        now = time.monotonic()
+        made = self.accounts_from.setdefault(address, deque())
+        while made and now - made[0] > 3600:
+            made.popleft()
+        if len(made) >= self.settings.accounts_per_address:
+            raise TableError(
+                "too_many_accounts",
+                f"an address may create {self.settings.accounts_per_address} accounts an hour",
+            )
+        made.append(now)
+
+    def forget_old_counts(self, now: float) -> None:
+        """Forget the addresses that created no account for an hour."""
+        for address, made in list(self.accounts_from.items()):
+            if not made or now - made[-1] > 3600:
+                del self.accounts_from[address]
+
+    def forget(self, session: Session, *, seated: bool, sessions: Iterable[Session]) -> None:
+        """Drop a gone connection's identity unless its player still holds a seat
+        (``seated``) and so may come back with the session, or another connection uses it:
+        the maps stay as small as the live tables."""
+        player, token = session.player, session.token
+        if player is None or token is None or seated:
+            return
+        if any(s.token == token for s in sessions):
+            return
+        self.identities.pop(token, None)
+        if self.guests.get(player.name) == token:
+            del self.guests[player.name]

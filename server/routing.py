@@ -1,0 +1,226 @@
+"""Message routing: what each client message does, in one table (:data:`ROUTES`).
+
+Adding a client message touches its type in :mod:`server.protocol`, one handler here and
+docs/protocol.md; tests/server/test_routing.py checks the three agree. A handler gets the
+server, the connection and the parsed message, and returns the reply body (None: the
+reply is sent another way, or there is none).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from engine import EngineError
+from server import protocol
+from server.connections import Session
+from server.export.seat import seen_from
+from server.players import Players
+from server.store import StoreError, UnknownHandError
+from server.tables import TableError
+
+if TYPE_CHECKING:  # the handlers are called with the server, which imports this module
+    from server.app import PokerServer
+
+log = logging.getLogger("pokerroom")
+
+Reply = dict[str, Any] | None
+Handler = Callable[["PokerServer", Session, Any], Awaitable[Reply]]
+
+
+async def answer(app: PokerServer, session: Session, raw: str | bytes) -> str | None:
+    """The reply to one message; never raises, whatever the client sent."""
+    re_: str | None = None
+    try:
+        message = protocol.parse(raw)
+        re_ = message.id
+        body = await ROUTES[type(message)](app, session, message)
+    except protocol.ProtocolError as exc:
+        return protocol.error(exc.code, str(exc), re_ if re_ is not None else exc.re)
+    except TableError as exc:
+        return protocol.error(exc.code, str(exc), re_, **exc.details)
+    except (StoreError, EngineError) as exc:
+        return protocol.error("refused", str(exc), re_)
+    except Exception:  # a bug must cost this one reply, not the connection or a table
+        log.exception("error answering a message")
+        return protocol.error("internal", "the server failed to answer this message", re_)
+    if body is None:
+        return None
+    if re_ is not None:
+        body = {**body, "re": re_}  # a copy: the table may keep the reply (action ids)
+    return protocol.dumps(body)
+
+
+async def left(app: PokerServer, session: Session) -> None:
+    """A connection has closed: it leaves what it watched, and its seats wait for it."""
+    for table_id in session.tables:
+        runner = app.hosting.tables.get(table_id)
+        if runner is not None:
+            with contextlib.suppress(TableError):
+                await runner.request("disconnect", session)
+        else:
+            app.lobby.unwatch(session, table_id)
+    app.tournaments.disconnected(session)
+    seated = session.player is not None and any(
+        r.seat_of_player(session.player) is not None for r in app.hosting.tables.values()
+    )
+    app.players.forget(session, seated=seated, sessions=app.sessions)
+
+
+# -- who you are -----------------------------------------------------------------------------
+
+
+async def _ping(app: PokerServer, session: Session, m: protocol.Ping) -> Reply:
+    return {"type": "pong"}
+
+
+async def _hello(app: PokerServer, session: Session, m: protocol.Hello) -> Reply:
+    return await app.players.hello(session, m)
+
+
+async def _create_account(app: PokerServer, session: Session, m: protocol.CreateAccount) -> Reply:
+    return await app.players.create_account(session, m.name)
+
+
+# -- tables ----------------------------------------------------------------------------------
+
+
+async def _list_tables(app: PokerServer, session: Session, m: protocol.ListTables) -> Reply:
+    return {"type": "tables", "tables": app.lobby.lines()}
+
+
+async def _create_table(app: PokerServer, session: Session, m: protocol.CreateTable) -> Reply:
+    runner = await app.hosting.create_for(Players.of(session), session.address, m)
+    return {"type": "table_created", "table": runner.summary()}
+
+
+async def _sit(app: PokerServer, session: Session, m: protocol.Sit) -> Reply:
+    player = Players.of(session)
+    runner = app.hosting.runner(m.table)
+    session.tables.add(m.table)
+    return await runner.request(
+        "sit", session, player=player, seat=m.seat, buy_in=m.buy_in, wait=m.wait_for_big_blind
+    )
+
+
+async def _spectate(app: PokerServer, session: Session, m: protocol.Spectate) -> Reply:
+    return await app.lobby.spectate(session, m)
+
+
+async def _leave(app: PokerServer, session: Session, m: protocol.Leave) -> Reply:
+    if m.table in app.lobby.followed:
+        app.lobby.unwatch(session, m.table)
+        session.stop_delay(m.table)
+        session.tables.discard(m.table)
+        return {"type": "left", "table": m.table}
+    reply = await app.hosting.runner(m.table).request("leave", session)
+    session.stop_delay(m.table)
+    if reply["type"] == "left":
+        session.tables.discard(m.table)
+    return reply
+
+
+async def _sit_out(app: PokerServer, session: Session, m: protocol.SitOut) -> Reply:
+    return await app.hosting.runner(m.table).request("sit_out", session)
+
+
+async def _sit_in(app: PokerServer, session: Session, m: protocol.SitIn) -> Reply:
+    return await app.hosting.runner(m.table).request("sit_in", session, post=m.post)
+
+
+async def _act(app: PokerServer, session: Session, m: protocol.Act) -> Reply:
+    if m.table not in app.hosting.tables:
+        tournament = app.tournaments.table_of(m.table)
+        if tournament is not None:
+            return tournament.act(Players.of(session), m)
+    return await app.hosting.runner(m.table).request(
+        "act", session, player=Players.of(session), action_id=m.action_id, action=m.action,
+        amount=m.amount, seq=m.seq,
+    )  # fmt: skip
+
+
+async def _resume(app: PokerServer, session: Session, m: protocol.Resume) -> Reply:
+    session.tables.add(m.table)
+    return await app.hosting.runner(m.table).request(
+        "resume", session, player=Players.of(session), last_seq=m.last_seq
+    )
+
+
+# -- hand histories --------------------------------------------------------------------------
+
+
+async def _hands(app: PokerServer, session: Session, m: protocol.Hands) -> Reply:
+    player = Players.of(session)
+    hands = await app.store.list_hands(
+        player=player.name, since=session.since, before=m.before, imported=False,
+        limit=m.limit,
+    )  # fmt: skip
+    return protocol.hands_body(hands, player.name)
+
+
+async def _hand(app: PokerServer, session: Session, m: protocol.Hand) -> Reply:
+    """One of the player's hands as their seat saw it. A hand they did not play, one
+    imported, and one that does not exist get the same answer: nobody learns anything
+    of other people's hands by asking."""
+    player = Players.of(session)
+    try:
+        stored = await app.store.stored_hand(
+            m.hand_id, player=player.name, since=session.since, imported=False
+        )
+    except UnknownHandError:
+        raise TableError("no_hand", f"no hand {m.hand_id} that you played") from None
+    position = stored.info.players.index(player.name)
+    # About a millisecond of replaying and rendering: less than a hop to a thread.
+    seen = seen_from(stored.info, position)
+    return protocol.hand_body(stored, stored.info.engine_seats[position], seen)
+
+
+# -- tournaments -----------------------------------------------------------------------------
+
+
+async def _create_tournament(
+    app: PokerServer, session: Session, m: protocol.CreateTournament
+) -> Reply:
+    host = await app.tournaments.create(Players.of(session), m)
+    return {"type": "tournament_created", "tournament": host.summary()}
+
+
+async def _list_tournaments(
+    app: PokerServer, session: Session, m: protocol.ListTournaments
+) -> Reply:
+    return {"type": "tournaments", "tournaments": app.tournaments.summaries()}
+
+
+async def _register(app: PokerServer, session: Session, m: protocol.Register) -> Reply:
+    player = Players.of(session)
+    return app.tournaments.get(m.tournament).register(player, session)
+
+
+async def _unregister(app: PokerServer, session: Session, m: protocol.Unregister) -> Reply:
+    player = Players.of(session)
+    return app.tournaments.get(m.tournament).unregister(player)
+
+
+ROUTES: dict[type[protocol.ClientMessageBase], Handler] = {
+    protocol.Ping: _ping,
+    protocol.Hello: _hello,
+    protocol.CreateAccount: _create_account,
+    protocol.ListTables: _list_tables,
+    protocol.CreateTable: _create_table,
+    protocol.Sit: _sit,
+    protocol.Spectate: _spectate,
+    protocol.Leave: _leave,
+    protocol.SitOut: _sit_out,
+    protocol.SitIn: _sit_in,
+    protocol.Act: _act,
+    protocol.Resume: _resume,
+    protocol.Hands: _hands,
+    protocol.Hand: _hand,
+    protocol.CreateTournament: _create_tournament,
+    protocol.ListTournaments: _list_tournaments,
+    protocol.Register: _register,
+    protocol.Unregister: _unregister,
+}
+"""Each client message type and its handler: one row per message in docs/protocol.md."""

@@ -1,0 +1,69 @@
+"""What one server process runs with: every limit and address, checked when made.
+
+The command line, the environment and the config file (server/cli/serve.py) all end here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+
+_MAY_BE_0 = {"house_think_seconds", "reconnect_grace_seconds"}
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    max_message_bytes: int = 16 * 1024
+    messages_per_second: float = 20.0
+    burst: int = 60
+    errors_before_close: int = 100
+    """Malformed or refused messages a connection may send in a minute before it is
+    closed."""
+    outbox_bytes: int = 1 << 20
+    """Bytes waiting for a client that does not read (beyond what the kernel's socket
+    buffers hold) before its connection is closed."""
+    reconnect_grace_seconds: float = 60.0
+    house_think_seconds: float = 0.2
+    tables_per_player: int = 10
+    """Tables (and tournaments) one player may have open: a client cannot fill the server
+    with tables."""
+    tables_per_address: int = 20
+    """Tables the players connecting from one IP address may have open between them:
+    guests are free to make, so the cap per player alone is not enough."""
+    max_tables: int = 1_000
+    """Tables players may have open in all."""
+    idle_table_seconds: float = 300.0
+    """A table a player created closes after this long with nobody seated or waiting."""
+    unused_table_seconds: float = 60.0
+    """A table a player created closes after this long if nobody has sat at it yet."""
+    accounts_per_address: int = 10
+    """Accounts one IP address may create an hour."""
+    lease_seconds: float = 15.0
+    """How long a table's lease lasts unless renewed (a third of it apart): how soon
+    another process takes over the tables of one that died."""
+    advertise: str | None = None
+    """The websocket URL clients reach this process at, which the lobby gives players of
+    its tables (default ``ws://host:port/ws``)."""
+    demo: bool = False
+    """Host the demo table (or take it back after a restart): :meth:`server.hosting.Hosting.host_demo`."""
+    forwarded_allow_ips: str = ""
+    """Reverse proxies (IP addresses, comma-separated) whose ``X-Forwarded-For`` header
+    says where their clients connect from: behind a proxy, the caps per address count
+    the clients, not the proxy."""
+
+    def __post_init__(self) -> None:
+        """:class:`ValueError` naming a setting no server can run with."""
+        if not 0 <= self.port <= 65535:
+            raise ValueError(f"port {self.port}: give 0 to 65535")
+        for f in dataclasses.fields(self):
+            value, name = getattr(self, f.name), f.name.replace("_", "-")
+            if f.type == "int" and f.name != "port" and value < 1:
+                raise ValueError(f"{name} {value}: give at least 1")
+            if f.type == "float" and not (value > 0 or (value == 0 and f.name in _MAY_BE_0)):
+                raise ValueError(f"{name} {value:g}: give a positive number")
+        url = self.advertise
+        if url is not None and not re.fullmatch(r"wss?://[^\s/]+(/\S*)?", url):
+            raise ValueError(f"advertise {url!r}: give a ws:// or wss:// URL")
