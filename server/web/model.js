@@ -86,108 +86,8 @@ export class TableModel {
     if (!v) return;
     const seat = e.seat !== undefined ? this.seat(e.seat) : null;
     const who = e.seat !== undefined ? this.name(e.seat) : "";
-    switch (e.type) {
-      case "hand_started":
-        if (this.results.length) this.lastResults = { hand: v.hand_number, results: this.results, shown: this.shown };
-        this.shown = [];
-        Object.assign(v, { hand_number: e.hand_number, hand_in_progress: true, street: "preflop",
-          board: [], pots: [], button: e.button, to_act: null });
-        for (const s of v.seats) {
-          const i = e.seats.indexOf(s.seat);
-          Object.assign(s, { in_hand: i >= 0, folded: false, all_in: false, street_total: 0,
-            hand_total: 0, has_cards: false, cards: null, mucked: false });
-          if (i >= 0) s.stack = e.stacks[i];
-        }
-        this.order = e.seats.slice();
-        this.results = [];
-        this.acted = new Set();
-        this.resetHand();
-        this.lastActor = e.big_blind_seat; // preflop, the player after it acts first
-        // Callers owe the full big blind, even when it is posted all in for less, or not
-        // at all by a player all in from an ante (docs/rules.md F3).
-        this.owed = e.big_blind;
-        this.log.push({ hand: e.hand_number, text: `Hand #${e.hand_number}: blinds ${chips(e.small_blind)}/${chips(e.big_blind)}${e.ante ? `, ante ${chips(e.ante)}` : ""}; ${this.name(e.button)} has the button` });
-        break;
-      case "forced_bet_posted":
-        if (seat) Object.assign(seat, { street_total: e.street_total, hand_total: e.hand_total, stack: e.stack, all_in: e.all_in });
-        if (e.kind === "small_blind") this.blinds[e.seat] = "SB";
-        if (e.kind === "big_blind") this.blinds[e.seat] = "BB";
-        if (e.kind === "dead_blind") this.dead[e.seat] = (this.dead[e.seat] || 0) + e.increment;
-        if (e.kind === "ante") this.antes.push([e.seat, e.increment]);
-        this.line(`${who} posts ${BLIND_NAMES[e.kind] || e.kind} of ${chips(e.increment)}`);
-        break;
-      case "hole_cards_dealt":
-        if (seat) Object.assign(seat, { has_cards: true, cards: e.cards });
-        if (e.cards) this.line(`Dealt to ${who}: ${e.cards.join(" ")}`);
-        break;
-      case "action_taken":
-        if (seat) Object.assign(seat, { street_total: e.street_total, hand_total: e.hand_total,
-          stack: e.stack, all_in: e.all_in, folded: seat.folded || e.kind === "fold" });
-        if (e.kind === "bet" || e.kind === "raise") this.acted = new Set();
-        this.acted.add(e.seat);
-        this.lastActor = e.seat;
-        this.line(describeAction(who, e));
-        break;
-      case "board_dealt":
-        v.board = e.board;
-        v.street = e.street;
-        for (const s of v.seats) s.street_total = 0; // the street just played is in the pots now
-        this.owed = 0;
-        this.acted = new Set();
-        this.lastActor = this.order[this.order.length - 1]; // first to act: left of the button
-        this.line(`${e.street[0].toUpperCase()}${e.street.slice(1)}: ${e.board.join(" ")}`);
-        break;
-      case "uncalled_bet_returned":
-        if (seat) {
-          seat.stack = e.stack;
-          seat.street_total -= e.amount;
-          seat.hand_total -= e.amount;
-          seat.all_in = e.stack === 0; // the chips back: all in no more
-        }
-        this.line(`${chips(e.amount)} uncalled returned to ${who}`);
-        break;
-      case "cards_shown":
-        if (seat) seat.cards = e.cards;
-        this.shown.push(e);
-        this.line(`${who} shows ${e.cards.join(" ")}`);
-        break;
-      case "cards_mucked":
-        if (seat) seat.mucked = true;
-        this.line(`${who} mucks`);
-        break;
-      case "pot_awarded": {
-        this.results.push(e);
-        const names = e.shares.map(([s, n]) => `${this.name(s)} ${chips(n)}`).join(", ");
-        this.line(`${names} from the ${POT_NAME(e.pot)}${e.description ? ` with ${e.description}` : ""}`);
-        break;
-      }
-      case "hand_ended":
-        v.hand_in_progress = false;
-        v.to_act = null;
-        v.pots = [];
-        for (const [s, stack] of e.stacks) {
-          const st = this.seat(s);
-          if (st) Object.assign(st, { stack, street_total: 0, hand_total: 0 });
-        }
-        this.request = null;
-        break;
-      case "player_sat":
-        if (!seat) v.seats.push({ seat: e.seat, name: e.name || `seat ${e.seat + 1}`, stack: e.stack,
-          in_hand: false, folded: false, all_in: false, street_total: 0, hand_total: 0,
-          sitting_out: false, waiting_for_big_blind: e.waiting_for_big_blind, has_cards: false, cards: null });
-        v.seats.sort((a, b) => a.seat - b.seat);
-        break;
-      case "player_stood":
-        v.seats = v.seats.filter((s) => s.seat !== e.seat);
-        this.line(`${who} ${e.reason === "busted" ? "is out of chips and stands up" : "stands up"} with ${chips(e.stack)}`);
-        break;
-      case "player_sat_out":
-        if (seat) seat.sitting_out = true;
-        break;
-      case "player_sat_in":
-        if (seat) Object.assign(seat, { sitting_out: false, waiting_for_big_blind: e.waiting_for_big_blind });
-        break;
-    }
+    const on = ON[e.type];
+    if (on) on.call(this, e, v, seat, who);
     if (v.hand_in_progress) {
       v.pots = potsOf(v.seats, this.deadMoney());
       const next = this.nextToAct();
@@ -226,6 +126,111 @@ export class TableModel {
   }
 }
 
+/** What each event does to the model: ``on.call(model, event, view, seat, name)``, with
+ * the seat the event names (null if none) and that player's name. The view's pots and
+ * the player to act are worked out after each, in ``apply``. */
+const ON = {
+  hand_started(e, v) {
+    if (this.results.length) this.lastResults = { hand: v.hand_number, results: this.results, shown: this.shown };
+    this.shown = [];
+    Object.assign(v, { hand_number: e.hand_number, hand_in_progress: true, street: "preflop",
+      board: [], pots: [], button: e.button, to_act: null });
+    for (const s of v.seats) {
+      const i = e.seats.indexOf(s.seat);
+      Object.assign(s, { in_hand: i >= 0, folded: false, all_in: false, street_total: 0,
+        hand_total: 0, has_cards: false, cards: null, mucked: false });
+      if (i >= 0) s.stack = e.stacks[i];
+    }
+    this.order = e.seats.slice();
+    this.results = [];
+    this.acted = new Set();
+    this.resetHand();
+    this.lastActor = e.big_blind_seat; // preflop, the player after it acts first
+    // Callers owe the full big blind, even when it is posted all in for less, or not
+    // at all by a player all in from an ante (docs/rules.md F3).
+    this.owed = e.big_blind;
+    this.log.push({ hand: e.hand_number, text: `Hand #${e.hand_number}: blinds ${chips(e.small_blind)}/${chips(e.big_blind)}${e.ante ? `, ante ${chips(e.ante)}` : ""}; ${this.name(e.button)} has the button` });
+  },
+  forced_bet_posted(e, v, seat, who) {
+    if (seat) Object.assign(seat, { street_total: e.street_total, hand_total: e.hand_total, stack: e.stack, all_in: e.all_in });
+    if (e.kind === "small_blind") this.blinds[e.seat] = "SB";
+    if (e.kind === "big_blind") this.blinds[e.seat] = "BB";
+    if (e.kind === "dead_blind") this.dead[e.seat] = (this.dead[e.seat] || 0) + e.increment;
+    if (e.kind === "ante") this.antes.push([e.seat, e.increment]);
+    this.line(`${who} posts ${BLIND_NAMES[e.kind] || e.kind} of ${chips(e.increment)}`);
+  },
+  hole_cards_dealt(e, v, seat, who) {
+    if (seat) Object.assign(seat, { has_cards: true, cards: e.cards });
+    if (e.cards) this.line(`Dealt to ${who}: ${e.cards.join(" ")}`);
+  },
+  action_taken(e, v, seat, who) {
+    if (seat) Object.assign(seat, { street_total: e.street_total, hand_total: e.hand_total,
+      stack: e.stack, all_in: e.all_in, folded: seat.folded || e.kind === "fold" });
+    if (e.kind === "bet" || e.kind === "raise") this.acted = new Set();
+    this.acted.add(e.seat);
+    this.lastActor = e.seat;
+    this.line(describeAction(who, e));
+  },
+  board_dealt(e, v) {
+    v.board = e.board;
+    v.street = e.street;
+    for (const s of v.seats) s.street_total = 0; // the street just played is in the pots now
+    this.owed = 0;
+    this.acted = new Set();
+    this.lastActor = this.order[this.order.length - 1]; // first to act: left of the button
+    this.line(`${e.street[0].toUpperCase()}${e.street.slice(1)}: ${e.board.join(" ")}`);
+  },
+  uncalled_bet_returned(e, v, seat, who) {
+    if (seat) {
+      seat.stack = e.stack;
+      seat.street_total -= e.amount;
+      seat.hand_total -= e.amount;
+      seat.all_in = e.stack === 0; // the chips back: all in no more
+    }
+    this.line(`${chips(e.amount)} uncalled returned to ${who}`);
+  },
+  cards_shown(e, v, seat, who) {
+    if (seat) seat.cards = e.cards;
+    this.shown.push(e);
+    this.line(`${who} shows ${e.cards.join(" ")}`);
+  },
+  cards_mucked(e, v, seat, who) {
+    if (seat) seat.mucked = true;
+    this.line(`${who} mucks`);
+  },
+  pot_awarded(e, v) {
+    this.results.push(e);
+    const names = e.shares.map(([s, n]) => `${this.name(s)} ${chips(n)}`).join(", ");
+    this.line(`${names} from the ${POT_NAME(e.pot)}${e.description ? ` with ${e.description}` : ""}`);
+  },
+  hand_ended(e, v) {
+    v.hand_in_progress = false;
+    v.to_act = null;
+    v.pots = [];
+    for (const [s, stack] of e.stacks) {
+      const st = this.seat(s);
+      if (st) Object.assign(st, { stack, street_total: 0, hand_total: 0 });
+    }
+    this.request = null;
+  },
+  player_sat(e, v, seat) {
+    if (!seat) v.seats.push({ seat: e.seat, name: e.name || `seat ${e.seat + 1}`, stack: e.stack,
+      in_hand: false, folded: false, all_in: false, street_total: 0, hand_total: 0,
+      sitting_out: false, waiting_for_big_blind: e.waiting_for_big_blind, has_cards: false, cards: null });
+    v.seats.sort((a, b) => a.seat - b.seat);
+  },
+  player_stood(e, v, seat, who) {
+    v.seats = v.seats.filter((s) => s.seat !== e.seat);
+    this.line(`${who} ${e.reason === "busted" ? "is out of chips and stands up" : "stands up"} with ${chips(e.stack)}`);
+  },
+  player_sat_out(e, v, seat) {
+    if (seat) seat.sitting_out = true;
+  },
+  player_sat_in(e, v, seat) {
+    if (seat) Object.assign(seat, { sitting_out: false, waiting_for_big_blind: e.waiting_for_big_blind });
+  },
+};
+
 /** The main pot and side pots as the engine builds them (engine/pots.py, Hand.pots),
  * from the chips of the streets already played (this street's are still in front of the
  * players): each total of a player still in the hand closes a pot they and everyone who
@@ -251,3 +256,4 @@ export function potsOf(seats, dead) {
   else if (deadTotal) pots.push({ amount: deadTotal });
   return pots.map((p) => p.amount);
 }
+
