@@ -1,8 +1,11 @@
 """The browser client: static files served by the websocket server on the same port.
 
 Everything the page needs is in this folder (no build step, no CDN, no web fonts from
-elsewhere): a server run offline serves a working client. ``page(path)`` answers
-``GET path`` with a file from here, or None when there is no such page.
+elsewhere): a server run offline serves a working client. The page loads ``app.js`` as
+an ES module, which imports the others (``./model.js``, ...) from beside it.
+``page(path)`` answers ``GET path`` with a file from here (``/`` is ``index.html``; every
+script and style sheet here is served at ``/<its name>``), or None when there is no such
+page.
 """
 
 from __future__ import annotations
@@ -26,7 +29,13 @@ _POLICY = (
     "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
     "style-src 'self'; script-src 'self'; frame-ancestors 'none'"
 )
-_FILES = {"/": "index.html", "/app.js": "app.js", "/app.css": "app.css"}
+# Exact paths only, looked up as they are: no path the client sends is ever joined to a
+# folder, so nothing outside this one can be named.
+_FILES = {"/": "index.html"} | {
+    f"/{file.name}": file.name
+    for file in resources.files(__package__).iterdir()
+    if file.name.endswith((".js", ".css"))
+}
 
 
 @functools.cache

@@ -1,21 +1,29 @@
-"""The browser client's table model against the engine: fed the events of many random
-sessions (antes of both kinds, dead buttons and dead blinds, newcomers, players sitting
-out and back in, all-ins, side pots, folds, uncalled bets), the page must show the pots,
+"""The browser client's table model (server/web/model.js) against the engine, outside the
+browser: Node runs the module itself, with no DOM and no server. Fed the events of many
+random sessions (antes of both kinds, dead buttons and dead blinds, newcomers, players
+sitting out and back in, all-ins, side pots, folds, uncalled bets), it must show the pots,
 stacks, bets and the player to act that the engine's own view gives, after every
 change."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
+import shutil
+import subprocess
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page
+import pytest
 
 from engine import AnteKind, ButtonRule, Deck, EngineError, Event, Table, TableConfig
 from server import protocol
 from server.bots.strategies import RandomBot
-from tests.web.conftest import LiveServer
+
+WEB = Path(__file__).resolve().parents[2] / "server" / "web"
+MODEL = WEB / "model.js"
 
 NAMES = {s: f"p{s}" for s in range(6)}
 
@@ -81,7 +89,33 @@ def random_session(rng: random.Random, hands: int) -> dict[str, Any]:
     return {"before": before, "steps": steps}
 
 
-SHOWN = """(sessions) => sessions.map((session) => {
+def run_model(script: str, payload: Any) -> Any:
+    """Run ``script``, the body of an ES module, in Node with ``TableModel`` imported from
+    server/web/model.js and ``input`` the JSON ``payload`` (sent on stdin); what it prints
+    is the answer, as JSON."""
+    node = shutil.which("node")
+    if node is None:  # never a skip: CI must run this test
+        pytest.fail(
+            "node is missing: the table model's tests run server/web/model.js in Node "
+            "(as root: apt-get install --no-install-recommends nodejs)",
+            pytrace=False,
+        )
+    module = f"""
+import {{ TableModel }} from {json.dumps(MODEL.as_uri())};
+let text = "";
+for await (const chunk of process.stdin) text += chunk;
+const input = JSON.parse(text);
+{script}
+"""
+    done = subprocess.run(
+        [node, "--input-type=module", "--eval", module],
+        input=json.dumps(payload), capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+SHOWN = """console.log(JSON.stringify(input.map((session) => {
   const t = new TableModel("t");
   t.setSnapshot({ seq: 0, summary: null, view: session.before });
   return session.steps.map((step) => {
@@ -94,16 +128,13 @@ SHOWN = """(sessions) => sessions.map((session) => {
         v.hand_in_progress ? s.hand_total : null, s.folded, s.all_in]),
     };
   });
-})"""
+})));"""
 
 
-def test_the_pages_table_model_matches_the_engine_action_after_action(
-    live_server: LiveServer, page: Page
-) -> None:
-    page.goto(live_server.url)
+def test_the_table_model_matches_the_engine_action_after_action() -> None:
     rng = random.Random(54)
     sessions = [random_session(rng, hands=12) for _ in range(60)]
-    shown = page.evaluate(SHOWN, sessions)
+    shown = run_model(SHOWN, sessions)
     seen_kinds: Counter[str] = Counter()
     for n, (session, seen) in enumerate(zip(sessions, shown, strict=True)):
         for k, (step, view) in enumerate(zip(session["steps"], seen, strict=True)):
@@ -114,3 +145,20 @@ def test_the_pages_table_model_matches_the_engine_action_after_action(
             seen_kinds["big-blind antes"] += kinds.count("ante") == 1
             seen_kinds["antes"] += kinds.count("ante") > 1
     assert min(seen_kinds.values()) >= 3, seen_kinds  # the sessions had each of them
+
+
+DOM = re.compile(r"\b(?:document|window|localStorage|sessionStorage|location|WebSocket|"
+                 r"requestAnimationFrame|HTMLElement|Node)\b")  # fmt: skip
+
+
+def test_the_model_and_what_it_imports_never_touch_the_page() -> None:
+    """Static, for the branches the sessions above may not reach: no name of the
+    browser's page, storage or network in the model's modules (comments aside)."""
+    todo, seen = ["model.js"], set()
+    while todo:
+        name = todo.pop()
+        seen.add(name)
+        code = re.sub(r"//[^\n]*|/\*.*?\*/", "", (WEB / name).read_text(), flags=re.S)
+        assert not DOM.search(code), (name, DOM.findall(code))
+        todo += [i for i in re.findall(r'from "\./([\w.]+)"', code) if i not in seen]
+    assert seen == {"model.js", "format.js"}

@@ -1,0 +1,126 @@
+// The lobby: who we are (a name, an account, its token), the tables with a buy-in box,
+// Sit and Watch each, and a form to create a table.
+
+import { KEYS } from "./connection.js";
+import { h } from "./dom.js";
+import { chips } from "./format.js";
+
+
+export async function showLobby(app) {
+  const who = identityForm(app);
+  const list = h("div", { class: "tables", "data-testid": "tables" }, "Loading tables…");
+  app.main.replaceChildren(h("section", { class: "lobby" }, who, h("h2", {}, "Tables"), list, createForm(app)));
+  try {
+    const r = await app.conn.request({ type: "list_tables" });
+    list.replaceChildren(tableList(app, r.tables));
+  } catch (err) {
+    list.textContent = `Cannot list tables: ${err.message}`;
+  }
+}
+
+function identityForm(app) {
+  const player = app.conn.player;
+  if (player) {
+    const token = localStorage.getItem(KEYS.token);
+    return h("div", { class: "identity", "data-testid": "identity" },
+      h("span", {}, "Playing as ", h("b", { "data-testid": "me" }, player.name), player.guest ? " (guest)" : " (account)"),
+      token ? h("details", { class: "token" }, h("summary", {}, "Your account token"),
+        h("p", { class: "muted" }, "Kept in this browser. To play as you elsewhere, paste it there: anyone who has it is you."),
+        h("code", { "data-testid": "token" }, token)) : null,
+      h("button", { class: "link", onclick: () => signOut(app) }, "Change name"));
+  }
+  const name = h("input", { name: "name", placeholder: "your name", maxlength: 32, pattern: "[A-Za-z0-9_.\\-]{1,32}", required: true, value: localStorage.getItem(KEYS.name) || "" });
+  const token = h("input", { name: "token", placeholder: "or an account token", maxlength: 128 });
+  const note = h("p", { class: "error" }, app.notice || "");
+  const go = async (account) => {
+    note.textContent = "";
+    try {
+      if (token.value.trim()) localStorage.setItem(KEYS.token, token.value.trim());
+      else if (account) {
+        const r = await app.conn.request({ type: "create_account", name: name.value.trim() });
+        localStorage.setItem(KEYS.token, r.token);
+      } else localStorage.setItem(KEYS.name, name.value.trim());
+      sessionStorage.removeItem(KEYS.session);
+      await app.connected();
+    } catch (err) {
+      note.textContent = err.message;
+    }
+  };
+  return h("form", { class: "identity", "data-testid": "identity", onsubmit: (e) => { e.preventDefault(); go(false); } },
+    h("label", {}, "Name ", name), h("button", { type: "submit", "data-testid": "play-as-guest" }, "Play as guest"),
+    h("button", { type: "button", onclick: () => go(true) }, "Create account"),
+    h("label", {}, "Token ", token), note);
+}
+
+function signOut(app) {
+  const token = localStorage.getItem(KEYS.token);
+  // The server keeps only a hash of the token: without it the account is lost for good.
+  if (token && !confirm(`Forget this account's token? Keep a copy to play as ${app.conn.player.name} again:\n\n${token}`)) return;
+  localStorage.removeItem(KEYS.name);
+  localStorage.removeItem(KEYS.token);
+  sessionStorage.removeItem(KEYS.session);
+  app.conn.player = null;
+  app.conn.ws.close(); // a fresh connection: a hello is once per connection
+}
+
+function tableList(app, tables) {
+  if (!tables.length) return h("p", {}, "No tables yet: create one.");
+  return h("table", { class: "list" },
+    h("thead", {}, h("tr", {}, ["Table", "Stakes", "Seats", "Avg pot", "Hands/h", ""].map((x) => h("th", {}, x)))),
+    h("tbody", {}, tables.map((t) => h("tr", { "data-table": t.id },
+      h("td", {}, t.name),
+      h("td", {}, `${chips(t.small_blind)}/${chips(t.big_blind)}${t.ante ? ` ante ${chips(t.ante)}` : ""}`),
+      h("td", {}, `${t.players.length}/${t.seats}${t.waiting.length ? ` (+${t.waiting.length} waiting)` : ""}`),
+      h("td", {}, t.average_pot !== undefined ? chips(t.average_pot) : "–"),
+      h("td", {}, t.hands_per_hour !== undefined ? chips(t.hands_per_hour) : "–"),
+      h("td", { class: "actions" }, sitForm(app, t), h("a", { class: "button", href: `#/table/${encodeURIComponent(t.id)}`, "data-testid": "watch" }, "Watch"))))));
+}
+
+function sitForm(app, t) {
+  const full = t.players.length >= t.seats;
+  const amount = h("input", { type: "number", name: "buy_in", min: t.min_buy_in, max: t.max_buy_in, step: 1,
+    value: Math.min(t.max_buy_in, Math.max(t.min_buy_in, 100 * t.big_blind)), "aria-label": "buy-in" });
+  return h("form", { class: "sit", onsubmit: async (e) => {
+    e.preventDefault();
+    const err = e.target.querySelector(".error");
+    try {
+      if (!app.conn.player) throw new Error("say who you are first (a name above)");
+      await app.openTable(t.id);
+      const r = await app.conn.request({ type: "sit", table: t.id, buy_in: Number(amount.value), wait_for_big_blind: false });
+      if (r.type === "waiting") app.table.error = `the table is full: you are number ${r.position} on its waiting list`;
+      location.hash = `#/table/${encodeURIComponent(t.id)}`;
+    } catch (ex) {
+      if (ex.code === "elsewhere" && ex.address) {
+        // Another server process hosts this table: its page is at the same address.
+        const page = new URL(ex.address);
+        page.protocol = page.protocol === "wss:" ? "https:" : "http:";
+        page.pathname = "/";
+        page.hash = `#/table/${encodeURIComponent(t.id)}`;
+        err.replaceChildren("This table is on another server: ",
+          h("a", { href: page.href, "data-testid": "elsewhere" }, "sit there"));
+      } else err.textContent = ex.message;
+    }
+  } }, amount, h("button", { type: "submit", "data-testid": "sit" }, full ? "Join waiting list" : "Sit"), h("span", { class: "error" }));
+}
+
+function createForm(app) {
+  const f = (name, label, value, extra) => h("label", {}, label, h("input", { name, value, ...extra }));
+  const note = h("p", { class: "error" });
+  return h("details", { class: "create" }, h("summary", {}, "Create a table"),
+    h("form", { onsubmit: async (e) => {
+      e.preventDefault();
+      const d = new FormData(e.target);
+      const num = (k) => Number(d.get(k));
+      try {
+        const r = await app.conn.request({ type: "create_table", name: d.get("name"), small_blind: num("small_blind"),
+          big_blind: num("big_blind"), seats: num("seats"), decision_seconds: num("decision_seconds") });
+        location.hash = `#/table/${encodeURIComponent(r.table.id)}`;
+      } catch (err) { note.textContent = err.message; }
+    } },
+    f("name", "Name ", "My table", { required: true, maxlength: 64 }),
+    f("small_blind", "Small blind ", 50, { type: "number", min: 0 }),
+    f("big_blind", "Big blind ", 100, { type: "number", min: 1 }),
+    f("seats", "Seats ", 6, { type: "number", min: 2, max: 10 }),
+    f("decision_seconds", "Seconds to act ", 30, { type: "number", min: 1, max: 3600 }),
+    h("button", { type: "submit" }, "Create"), note));
+}

@@ -1,0 +1,180 @@
+// A table on screen, drawn from its model: the felt (board, pots, seats around an oval),
+// the decision clock, our controls when it is our turn, the last results and the hand
+// log. The viewer draws a stored hand with the same felt, results and log.
+
+import { card, h } from "./dom.js";
+import { POT_NAME, chips } from "./format.js";
+
+/** Draw table ``t`` (a TableModel) on the app's page; ``app`` gives the connection to act
+ * through and keeps our controls between redraws. */
+export function drawTable(app, t) {
+  if (!t.view) {
+    app.main.replaceChildren(h("p", { class: "error" }, t.error || "Loading…"));
+    return;
+  }
+  const me = t.mySeat();
+  const room = h("div", { class: "room", "data-testid": "room" }, felt(t, me));
+  const panel = h("aside", { class: "panel" },
+    h("h2", {}, t.summary ? t.summary.name : t.id,
+      t.summary ? h("small", {}, ` ${chips(t.summary.small_blind)}/${chips(t.summary.big_blind)}`) : null),
+    t.error ? h("p", { class: "error", "data-testid": "table-error" }, t.error) : null,
+    controlsFor(app, t, me), results(t), logView(t));
+  app.main.replaceChildren(h("section", { class: "table-screen" }, room, panel));
+  drawClock(app);
+}
+
+/** The oval: the board, the pots and the hand number in the middle, the seats around. */
+export function felt(t, me) {
+  return h("div", { class: "felt" }, center(t), seats(t, me));
+}
+
+function center(t) {
+  const v = t.view;
+  const pots = v.pots;
+  return h("div", { class: "center" },
+    h("div", { class: "board", "data-testid": "board" }, [0, 1, 2, 3, 4].map((i) => v.board[i] ? card(v.board[i]) : h("span", { class: "card slot" }))),
+    h("div", { class: "pots", "data-testid": "pots" }, pots.map((amount, n) => h("span", { class: "pot", "data-pot": n }, `${POT_NAME(n)[0].toUpperCase()}${POT_NAME(n).slice(1)}: ${chips(amount)}`))),
+    h("div", { class: "hand-number", "data-testid": "hand-number" }, v.hand_number ? `Hand #${v.hand_number}` : "Waiting for players"));
+}
+
+function seats(t, me) {
+  const v = t.view;
+  const count = t.summary ? t.summary.seats : Math.max(6, ...v.seats.map((s) => s.seat + 1));
+  const bottom = me ? me.seat : 0; // our own seat is drawn at the bottom
+  const out = [];
+  for (let n = 0; n < count; n++) {
+    const angle = ((n - bottom) / count) * 2 * Math.PI;
+    const x = 50 - 42 * Math.sin(angle), y = 50 + 40 * Math.cos(angle);
+    const s = t.seat(n);
+    const style = { left: `${x.toFixed(1)}%`, top: `${y.toFixed(1)}%` };
+    if (!s) { out.push(h("div", { class: "seat empty", style, "data-seat": n }, `Seat ${n + 1}`)); continue; }
+    const turn = v.hand_in_progress && v.to_act === n;
+    const badges = [v.button === n ? h("span", { class: "badge dealer", title: "dealer button" }, "D") : null,
+      t.blinds[n] && v.hand_in_progress ? h("span", { class: "badge blind" }, t.blinds[n]) : null];
+    const cards = s.has_cards && !s.folded ? [card(s.cards && s.cards[0]), card(s.cards && s.cards[1])] : [];
+    out.push(h("div", { class: `seat${turn ? " turn" : ""}${s.folded ? " folded" : ""}${me && me.seat === n ? " mine" : ""}${s.sitting_out ? " away" : ""}`, style, "data-seat": n, "data-testid": `seat-${n}` },
+      h("div", { class: "cards", "data-testid": `cards-${n}` }, cards),
+      h("div", { class: "who" }, badges, h("span", { class: "name" }, s.name)),
+      h("div", { class: "stack", "data-testid": `stack-${n}` }, chips(s.stack), s.all_in ? " all in" : ""),
+      s.sitting_out ? h("div", { class: "muted" }, "sitting out") : null,
+      turn ? h("div", { class: "clock", "data-testid": "clock" }, h("i"), h("span")) : null,
+      s.street_total ? h("div", { class: "bet", "data-testid": `bet-${n}` }, chips(s.street_total)) : null));
+  }
+  return out;
+}
+
+/** The countdown of whoever is to act: ours from the action request (decision time,
+ * then the time bank), the others' from the table's decision time. */
+export function drawClock(app) {
+  const t = app.table;
+  if (!t || !t.view) return;
+  const el = app.main.querySelector(".seat.turn .clock");
+  if (!el) return;
+  const mine = t.request && t.request.seat === t.view.to_act;
+  const started = mine ? t.requestAt : t.turnStarted;
+  const decision = mine ? t.request.decision_seconds : (t.summary ? t.summary.decision_seconds : 30);
+  const bank = mine ? t.request.time_bank_seconds : 0;
+  const used = (performance.now() - started) / 1000;
+  const left = decision - used;
+  const [bar, label] = el.children;
+  const inBank = Math.max(0, bank + Math.min(0, left));
+  el.classList.toggle("bank", left <= 0);
+  label.textContent = left > 0 ? `${Math.ceil(left)}s` : `time bank ${Math.ceil(inBank)}s`;
+  bar.style.width = `${left > 0 ? (100 * left) / decision : bank ? (100 * inBank) / bank : 0}%`;
+}
+
+/** The controls, kept across redraws while the decision is the same, so that a raise
+ * amount being typed is not lost when someone else's event redraws the table. */
+function controlsFor(app, t, me) {
+  const r = t.request;
+  const key = [t.id, r && r.hand_number, r && r.seq, me && me.seat, me && me.sitting_out, t.view.hand_in_progress].join("/");
+  if (!app.controlsKept || app.controlsKept.key !== key) app.controlsKept = { key, el: controls(app, t, me) };
+  return app.controlsKept.el;
+}
+
+function controls(app, t, me) {
+  if (!me) {
+    return h("div", { class: "controls" }, h("p", { class: "muted" }, "You are watching."),
+      h("a", { class: "button", href: "#/" }, "Back to the lobby"));
+  }
+  const r = t.request && t.view.hand_in_progress ? t.request : null;
+  const act = async (action, amount) => {
+    const req = t.request;
+    if (!req) return;
+    t.request = null;
+    drawTable(app, t); // at once: the buttons must not take a second click
+
+    try {
+      await app.conn.request({ type: "act", table: t.id, action_id: `${req.hand_number}-${req.seq}`, seq: req.seq, action, ...(amount !== undefined ? { amount } : {}) });
+      t.error = null;
+    } catch (err) {
+      t.error = err.message;
+      // Refused as it stands (say, an amount out of range): still our turn. A dropped
+      // connection is not: the server asks again after the resume if it still is.
+      if (err.code && err.code !== "stale" && err.code !== "not_your_turn") t.request = req;
+      app.draw();
+    }
+  };
+  const seatButtons = h("div", { class: "seat-actions" },
+    me.sitting_out
+      ? h("button", { "data-testid": "sit-in", onclick: () => app.conn.request({ type: "sit_in", table: t.id, post: true }).catch((e) => { t.error = e.message; app.draw(); }) }, "Sit back in")
+      : h("button", { "data-testid": "sit-out", onclick: () => app.conn.request({ type: "sit_out", table: t.id }).then(() => { t.error = "You will sit out from the next hand."; app.draw(); }).catch((e) => { t.error = e.message; app.draw(); }) }, "Sit out"),
+    h("button", { "data-testid": "leave", onclick: async () => {
+      try {
+        const x = await app.conn.request({ type: "leave", table: t.id });
+        if (x.type === "leaving") { t.error = "You will stand up when this hand ends."; app.draw(); } else location.hash = "#/";
+      } catch (e) { t.error = e.message; app.draw(); }
+    } }, "Leave"));
+  if (!r) return h("div", { class: "controls" }, h("p", { class: "muted", "data-testid": "waiting-turn" }, t.view.hand_in_progress ? "Waiting for your turn…" : "Waiting for the next hand…"), seatButtons);
+  const m = r.menu;
+  const buttons = [];
+  if (m.can_fold) buttons.push(h("button", { class: "fold", "data-testid": "fold", onclick: () => act("fold") }, "Fold"));
+  if (m.can_check) buttons.push(h("button", { "data-testid": "check", onclick: () => act("check") }, "Check"));
+  if (m.call > 0) buttons.push(h("button", { "data-testid": "call", onclick: () => act("call") }, `Call ${chips(m.call)}${m.call_is_all_in ? " (all in)" : ""}`));
+  let raise = null;
+  if (m.can_raise) {
+    const lo = m.min_raise_to, hi = m.max_raise_to;
+    const slider = h("input", { type: "range", min: lo, max: hi, step: 1, value: lo, "data-testid": "raise-slider", "aria-label": "raise to" });
+    const typed = h("input", { type: "number", min: lo, max: hi, step: 1, value: lo, "data-testid": "raise-amount", "aria-label": "amount" });
+    const go = h("button", { class: "raise", "data-testid": "raise" }, "");
+    const set = (value) => {
+      const n = Math.min(hi, Math.max(lo, Math.round(Number(value) || lo)));
+      slider.value = typed.value = n;
+      go.textContent = `${m.raise_kind === "bet" ? "Bet" : "Raise to"} ${chips(n)}${n === hi ? " (all in)" : ""}`;
+      return n;
+    };
+    slider.addEventListener("input", () => set(slider.value));
+    typed.addEventListener("change", () => set(typed.value));
+    go.addEventListener("click", () => act(m.raise_kind, set(typed.value)));
+    // Presets: the street total after a raise of half the pot or the pot (the pot
+    // counted once we have called), and all in.
+    const pot = t.view.seats.reduce((sum, s) => sum + (s.hand_total || 0), 0);
+    const mine = me.street_total;
+    const potRaise = (part) => mine + m.call + Math.floor(part * (pot + m.call));
+    const preset = (label, value, id) => h("button", { type: "button", class: "preset", "data-testid": id, onclick: () => set(value) }, label);
+    raise = h("div", { class: "raise-box" }, slider, typed,
+      h("div", { class: "presets" }, preset("½ pot", potRaise(0.5), "half-pot"), preset("Pot", potRaise(1), "pot"), preset("All in", hi, "all-in")), go);
+    set(lo);
+    if (m.raise_is_all_in_only) { slider.disabled = typed.disabled = true; }
+  }
+  return h("div", { class: "controls your-turn", "data-testid": "your-turn" }, h("p", {}, "Your turn"), h("div", { class: "buttons" }, buttons), raise, seatButtons);
+}
+
+/** Who won which pot with what, and the hands shown: this hand's, else the last one's
+ * (the next hand is dealt at once; this is where people see what happened). */
+export function results(t) {
+  const [hand, results, shown] = t.results.length ? [t.view.hand_number, t.results, t.shown]
+    : t.lastResults ? [t.lastResults.hand, t.lastResults.results, t.lastResults.shown] : [0, [], []];
+  if (!results.length) return null;
+  return h("div", { class: "results", "data-testid": "results" }, h("h3", {}, `Hand #${hand}`),
+    shown.map((e) => h("p", { class: "shown", "data-seat": e.seat }, `${t.name(e.seat)} shows `, e.cards.map((c) => card(c, "small")))),
+    results.map((e) =>
+    h("p", {}, e.shares.map(([s, n]) => `${t.name(s)} wins ${chips(n)}`).join(", "), ` from the ${POT_NAME(e.pot)}`,
+      e.description ? h("span", { class: "hand-name", "data-testid": "hand-name" }, ` with ${e.description}`) : null)));
+}
+
+export function logView(t) {
+  const list = h("ul", { "data-testid": "log" }, t.log.slice(-80).map((l) => h("li", {}, l.text)));
+  requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; }); // the newest in view
+  return h("details", { class: "log", open: true }, h("summary", {}, "Hand log"), list);
+}

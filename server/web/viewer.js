@@ -1,0 +1,82 @@
+// My hands and the hand viewer: the hands we played, a page at a time, and one stored
+// hand stepped through event by event, drawn with the table's own model and felt.
+
+import { card, h } from "./dom.js";
+import { chips } from "./format.js";
+import { TableModel } from "./model.js";
+import { felt, logView, results } from "./table.js";
+
+export async function showHands(app) {
+  const box = h("div", { "data-testid": "hands" }, "Loading your hands…");
+  app.main.replaceChildren(h("section", {}, h("h2", {}, "Your recent hands"), box));
+  if (!app.conn.player) { box.textContent = "Say who you are in the lobby to see your hands."; return; }
+  const rows = h("tbody");
+  const more = h("button", { "data-testid": "more-hands" }, "Older hands");
+  const page = async (before) => {
+    const r = await app.conn.request({ type: "hands", limit: app.handsPage, ...(before ? { before } : {}) });
+    rows.append(...r.hands.map((x) => h("tr", { "data-hand": x.id },
+      h("td", {}, `#${x.hand_number}`), h("td", {}, x.table), h("td", {}, new Date(x.started_at).toLocaleString()),
+      h("td", {}, x.board.map((c) => card(c, "small"))), h("td", {}, chips(x.pot)),
+      h("td", { class: x.net > 0 ? "won" : x.net < 0 ? "lost" : "" }, `${x.net > 0 ? "+" : ""}${chips(x.net)}`),
+      h("td", {}, h("a", { class: "button", href: `#/hand/${x.id}`, "data-testid": "replay" }, "Replay")))));
+    // A full page may have more behind it: hands come newest first, ids falling.
+    more.hidden = r.hands.length < app.handsPage;
+    more.onclick = () => page(r.hands[r.hands.length - 1].id).catch((err) => { more.textContent = err.message; });
+    return r.hands.length;
+  };
+  try {
+    if (!(await page(null))) { box.textContent = "No hands yet."; return; }
+    box.replaceChildren(h("table", { class: "list" },
+      h("thead", {}, h("tr", {}, ["Hand", "Table", "When", "Board", "Pot", "You", ""].map((x) => h("th", {}, x)))),
+      rows), more);
+  } catch (err) {
+    box.textContent = `Cannot list your hands: ${err.message}`;
+  }
+}
+
+export async function showViewer(app, id) {
+  app.main.replaceChildren(h("p", {}, "Loading the hand…"));
+  let hand;
+  try {
+    hand = await app.conn.request({ type: "hand", hand_id: id });
+  } catch (err) {
+    app.main.replaceChildren(h("p", { class: "error" }, `Cannot open hand ${id}: ${err.message}`));
+    return;
+  }
+  app.viewer = { hand, step: 0, timer: null };
+  drawViewer(app);
+}
+
+/** The hand after its first ``step`` events, drawn with the table's own code. */
+function drawViewer(app) {
+  const { hand, step } = app.viewer;
+  const t = TableModel.replay(hand, step + 1);
+  const total = hand.events.length;
+  const go = (n) => { app.viewer.step = Math.max(0, Math.min(total - 1, n)); drawViewer(app); };
+  const play = () => {
+    if (app.viewer.timer) { clearInterval(app.viewer.timer); app.viewer.timer = null; drawViewer(app); return; }
+    app.viewer.timer = setInterval(() => {
+      if (!app.viewer || app.viewer.step >= total - 1) { clearInterval(app.viewer?.timer); if (app.viewer) { app.viewer.timer = null; drawViewer(app); } return; }
+      go(app.viewer.step + 1);
+    }, 700);
+    drawViewer(app);
+  };
+  const download = (format, text, ext) => h("button", { "data-testid": `download-${format}`, onclick: () => {
+    const url = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+    h("a", { href: url, download: `pokerroom-hand-${hand.hand_id}.${ext}` }).click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  } }, format === "phh" ? "Download PHH" : "Download PokerStars");
+  const me = t.mySeat();
+  app.main.replaceChildren(h("section", { class: "table-screen viewer", "data-testid": "viewer" },
+    h("div", { class: "room" }, felt(t, me)),
+    h("aside", { class: "panel" },
+      h("h2", {}, `${hand.table} #${hand.hand_number}`, h("small", {}, ` ${new Date(hand.started_at).toLocaleString()}`)),
+      h("div", { class: "steps" },
+        h("button", { "data-testid": "first", onclick: () => go(0) }, "« Start"),
+        h("button", { "data-testid": "prev", onclick: () => go(step - 1), disabled: step === 0 }, "◀ Prev"),
+        h("button", { "data-testid": "play", onclick: play }, app.viewer.timer ? "Pause" : "▶ Play"),
+        h("button", { "data-testid": "next", onclick: () => go(step + 1), disabled: step >= total - 1 }, "Next ▶"),
+        h("span", { "data-testid": "step" }, `${step + 1} / ${total}`)),
+      h("div", { class: "downloads" }, download("phh", hand.phh, "phh"), download("pokerstars", hand.pokerstars, "txt")),
+      results(t), logView(t))));
+}
