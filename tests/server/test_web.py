@@ -34,6 +34,10 @@ async def test_the_client_is_served_at_root_with_nothing_from_elsewhere(tmp_path
             assert url.startswith("/"), url
             status, headers, body = await asyncio.to_thread(fetch, f"{base}{url}")
             assert status == 200 and body == (WEB / url.lstrip("/")).read_text()
-    for name in ("app.js", "app.css"):
-        text = (WEB / name).read_text()
-        assert not re.search(r"(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}/", text), name
+        scripts = sorted(p.name for p in WEB.iterdir() if p.suffix in (".js", ".css"))
+        assert {"app.js", "app.css", "model.js"} <= set(scripts)
+        for name in scripts:  # every module the page imports
+            text = (WEB / name).read_text()
+            assert not re.search(r"(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}/", text), name
+            status, _, body = await asyncio.to_thread(fetch, f"{base}/{name}")
+            assert status == 200 and body == text, name
