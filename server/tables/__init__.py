@@ -11,12 +11,10 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-import time
-from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from collections import deque
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Protocol
+from typing import Any
 
 from engine import (
     Action,
@@ -32,14 +30,24 @@ from engine import (
     PlayerSatOut,
     PlayerStood,
     Table,
-    TableConfig,
     history,
     redact,
 )
 from server import protocol
-from server.bus import EventBus, LocalBus
+from server.bus import EventBus
 from server.fairness import Shuffle
 from server.store import HandWriter, hand_rows
+from server.tables.base import (
+    Clock,
+    Command,
+    HandStore,
+    Player,
+    Seat,
+    Subscriber,
+    TableError,
+    TableSettings,
+    TableState,
+)
 
 log = logging.getLogger("pokerroom")
 
@@ -53,148 +61,19 @@ __all__ = [
     "action_from_wire",
 ]
 
-
-class TableError(Exception):
-    """A request the table refuses; ``code`` and the message go to that client only."""
-
-    def __init__(self, code: str, message: str, **details: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.details = details
-        """More fields for the error message (``address`` for a table elsewhere)."""
-
-
-class Clock(Protocol):
-    """Time, injected: ``time.monotonic`` in production, a fake in tests."""
-
-    def __call__(self) -> float: ...
-
-
-class Subscriber(Protocol):
-    """A session as a table sees it: something to send messages to, without waiting."""
-
-    def send_table(self, table_id: str, hand_number: int, texts: Sequence[str]) -> None:
-        """A table's messages, which a delayed spectator receives late."""
-        ...
-
-    def send(self, text: str, *, urgent: bool = False) -> None:
-        """Send, in order. ``urgent`` marks an action request: it is written now (a
-        player is waiting for it), and its answer may come past the rate limit."""
-        ...
-
-    def hand_ended(self, table_id: str, hand_number: int) -> None:
-        """A hand is over (a spectator delayed by hands may see more)."""
-        ...
-
-    def stop_delay(self, table_id: str) -> None:
-        """Deliver everything held back for a spectator's delay, and end it."""
-        ...
-
-
-@dataclass(frozen=True)
-class Player:
-    """Who sits in a seat (player ids exist only in the server, never in the engine)."""
-
-    id: int
-    name: str
-
-
-@dataclass(frozen=True)
-class TableSettings:
-    """A table: its engine configuration and the server's clock rules."""
-
-    table_id: str
-    name: str
-    config: TableConfig
-    decision_seconds: float = 30.0
-    time_bank_seconds: float = 60.0
-    timeouts_to_sit_out: int = 2
-    """Timeouts in a row after which a player is sat out."""
-    reconnect_grace_seconds: float = 60.0
-    hands_kept: int = 3
-    """Hands of events kept for clients resuming after a reconnection."""
-
-
-@dataclass
-class _Seat:
-    player: Player
-    session: Subscriber | None
-    time_bank: float
-    since_seq: int
-    """The table's seq when this player sat: earlier events were not theirs to see."""
-    timeouts: int = 0
-    disconnected_at: float | None = None
-
-
-@dataclass
-class _Command:
-    name: str
-    session: Subscriber | None
-    args: dict[str, Any]
-    reply: asyncio.Future[dict[str, Any]]
-
-
 _UNANSWERED = frozenset({"noop", "house_act"})  # the table's own commands: nobody awaits
+
+ACTION_IDS_KEPT = 10_000  # answers remembered for retries of an action
+
 RECENT_SECONDS = 3600.0  # the lobby's statistics cover the last hour
+
 STATE_SECONDS = 0.25  # the retained state on the bus lags the table by at most this
+
 _LOBBY_EVENTS = (PlayerSat, PlayerStood, PlayerSatOut, PlayerSatIn)  # change the summary
 
-HandStore = Callable[[Table, dict[int, Player], dt.datetime, Shuffle], Awaitable[None]]
-"""Stores a finished hand: the table, who sat where, when it started, its shuffle."""
 
-
-@dataclass
-class TableRunner:
+class TableRunner(TableState):
     """Owns one table. Start :meth:`run` as a task; talk to it with :meth:`request`."""
-
-    settings: TableSettings
-    store_hand: HandStore | None = None
-    record_ledger: Callable[[int, int, str], Awaitable[None]] | None = None
-    """Records a balance change outside a hand: (player id, amount, reason)."""
-    clock: Clock = time.monotonic
-    new_shuffle: Callable[[str, int], Shuffle] = Shuffle.new
-    """A hand's secret seed and deck (docs/fairness.md); tests may fix the seeds."""
-    house_think_seconds: float = 0.2
-    """How long house bots wait before acting, so people can follow them."""
-    bus: EventBus = field(default_factory=LocalBus)
-    """Where the table's public events and lobby summary go beyond its subscribers."""
-    address: str | None = None
-    """The websocket URL of the server process hosting the table, for the lobby: with
-    several processes, a player connects there to sit (docs/operations.md)."""
-    table: Table = field(init=False)
-    seats: dict[int, _Seat] = field(default_factory=dict, init=False)
-    waiting: deque[tuple[Player, int, Subscriber]] = field(default_factory=deque, init=False)
-    subscribers: dict[Subscriber, int | None] = field(default_factory=dict, init=False)
-    seq: int = field(default=0, init=False)
-    log: deque[tuple[int, int, Event]] = field(default_factory=deque, init=False)
-    leaving: set[int] = field(default_factory=set, init=False)
-    action_ids: OrderedDict[tuple[int, str], dict[str, Any]] = field(
-        default_factory=OrderedDict, init=False
-    )
-    hands_played: int = field(default=0, init=False)
-    house: dict[int, tuple[Player, Any, int]] = field(default_factory=dict, init=False)
-    """House bots by seat: (player, strategy with act(view, menu), buy-in)."""
-
-    def __post_init__(self) -> None:
-        self.table = Table(self.settings.config)
-        self.queue: asyncio.Queue[_Command] = asyncio.Queue()
-        self._decision: tuple[int, int, int] | None = None  # (hand, seat, actions so far)
-        self._decision_seq = 0  # the table's seq when the decision began: its requests' seq
-        self._decision_started = 0.0
-        self._closing = False
-        self._abandoned = False  # another process has taken the table over
-        self._state_timer: asyncio.TimerHandle | None = None  # see _state_soon
-        self._stopped = False  # run() has returned: nothing will answer a request
-        self._finished_through = 0  # hand number of the last hand over (being stored)
-        self._stored_through = 0  # hand number of the last hand stored
-        self._resend: int | None = None  # a seat whose player reconnected mid-decision
-        self._ever_seated = False
-        self._absent: set[int] = set()  # disconnected seats whose clock ran out this hand
-        self.pending_ledger: list[tuple[int, int, str]] = []  # (player id, amount, reason)
-        self.started_at: dict[int, dt.datetime] = {}
-        self.shuffles: dict[int, Shuffle] = {}
-        self.opened_at = self.clock()
-        self.recent: deque[tuple[float, int]] = deque()  # (when a hand ended, its pot)
 
     # -- the outside ------------------------------------------------------------------
 
@@ -203,49 +82,8 @@ class TableRunner:
         if self._stopped:
             raise self._stopped_error()
         reply: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        await self.queue.put(_Command(name, session, args, reply))
+        await self.queue.put(Command(name, session, args, reply))
         return await reply
-
-    def summary(self) -> dict[str, Any]:
-        """The lobby's line for this table."""
-        cfg = self.settings.config
-        return {
-            "id": self.settings.table_id,
-            "name": self.settings.name,
-            "small_blind": cfg.small_blind,
-            "big_blind": cfg.big_blind,
-            "ante": cfg.ante,
-            "seats": cfg.seats,
-            "min_buy_in": cfg.min_buy_in,
-            "max_buy_in": cfg.max_buy_in,
-            "ante_kind": cfg.ante_kind.value,
-            "button_rule": cfg.button_rule.value,
-            "decision_seconds": self.settings.decision_seconds,
-            "time_bank_seconds": self.settings.time_bank_seconds,
-            "players": [
-                {"seat": s, "name": seat.player.name, "stack": self.table.stack(s)}
-                for s, seat in sorted(self.seats.items())
-                if s in self.table.occupied()  # not a player who just busted, until freed
-            ],
-            "waiting": [player.name for player, _, _ in self.waiting],
-            "hands_played": self.hands_played,
-            **self._recent_play(),
-            **({"address": self.address} if self.address is not None else {}),
-        }
-
-    def _recent_play(self) -> dict[str, int]:
-        """The lobby's statistics over the last hour: the average pot, and the hands an
-        hour (for a table younger than that, at the rate it has played since it opened,
-        counted over at least a minute so that one quick hand is not thousands an hour)."""
-        now = self.clock()
-        while self.recent and now - self.recent[0][0] > RECENT_SECONDS:
-            self.recent.popleft()
-        pots = [pot for _, pot in self.recent]
-        span = min(RECENT_SECONDS, max(60.0, now - self.opened_at))
-        return {
-            "average_pot": sum(pots) // len(pots) if pots else 0,
-            "hands_per_hour": round(len(pots) * 3600 / span),
-        }
 
     def abandon(self) -> None:
         """Stop without cashing anyone out or clearing the lobby: another process has
@@ -257,7 +95,17 @@ class TableRunner:
         self._closing = True
         wake: asyncio.Future[dict[str, Any]] = asyncio.get_event_loop().create_future()
         wake.set_result({})  # nobody waits for this reply: it only wakes the loop
-        self.queue.put_nowait(_Command("noop", None, {}, wake))
+        self.queue.put_nowait(Command("noop", None, {}, wake))
+
+    @property
+    def abandoned(self) -> bool:
+        """The table stopped because another process took it over (:meth:`abandon`)."""
+        return self._abandoned
+
+    @property
+    def stopped(self) -> bool:
+        """The table's task has ended: it answers every request with ``table_closed``."""
+        return self._stopped
 
     # -- the loop -------------------------------------------------------------------------
 
@@ -319,10 +167,8 @@ class TableRunner:
                 continue
             await self._handle(command)
 
-    def _names(self) -> dict[int, str]:
-        return {s: seat.player.name for s, seat in self.seats.items()}
-
     def _start_hand(self) -> bool:
+        """Seat who is waiting, and deal a hand if enough players can play."""
         self._seat_waiting_players()
         ready = [
             s
@@ -339,21 +185,89 @@ class TableRunner:
             return False  # not enough players can play yet (waiting for the big blind)
         self.started_at[number] = dt.datetime.now(dt.UTC)
         self.shuffles[number] = shuffle
-        # The commitment goes out before any card: the deck cannot change afterwards.
-        committed = protocol.dumps(
-            {"type": "deck_commitment", "table": self.settings.table_id,
-             "hand_number": number, "commitment": shuffle.commitment}
-        )  # fmt: skip
-        for session in list(self.subscribers):
-            self._deliver(
-                session, partial(session.send_table, self.settings.table_id, number, [committed])
-            )
-        if self.bus.active:  # for spectators in other processes too
-            self.bus.publish(
-                self.bus.topics.table_events(self.settings.table_id), committed.encode()
-            )
+        self._announce_commitment(number, shuffle)
         self._publish(events)
         return True
+
+    # -- commands ---------------------------------------------------------------------------
+
+    async def _handle(self, command: Command) -> None:
+        """Carry out one command (a ``_cmd_<name>`` method of a layer) and answer it."""
+        handler = getattr(self, f"_cmd_{command.name}", None)
+        try:
+            if handler is None:
+                raise TableError("bad_command", f"no command {command.name!r}")
+            result = handler(command.session, **command.args)
+        except TableError as exc:
+            if not command.reply.done():
+                command.reply.set_exception(exc)
+            return
+        except EngineError as exc:
+            if not command.reply.done():
+                command.reply.set_exception(TableError("illegal", str(exc)))
+            return
+        except Exception:  # a bug costs this one command, not the table
+            log.exception("table %s: error in command %r", self.settings.table_id, command.name)
+            if not command.reply.done():
+                command.reply.set_exception(
+                    TableError("internal", "the table failed to carry out this command")
+                )
+            return
+        if not command.reply.done():
+            command.reply.set_result(result)
+        # Let the session send this reply before the table goes on, when the next action
+        # request may be this player's (after a resume or a sit, on the next street, in the
+        # next hand). When another player is to act, an ack need not wait: every turn of
+        # the event loop is latency.
+        to_act = self.table.to_act
+        if command.name != "act" or to_act is None or to_act == self._seat_of(command.session):
+            await asyncio.sleep(0)
+        await self._finish_if_over()
+
+    def _cmd_noop(self, session: Subscriber | None) -> dict[str, Any]:
+        return {}
+
+    def number_hands_after(self, hand_number: int) -> None:
+        """Before the first hand: the next hand dealt is ``hand_number + 1``."""
+        assert self.table.hand is None, "a table numbers its hands before it deals one"
+        self.table.hand_number = self._finished_through = self._stored_through = hand_number
+
+    @property
+    def finished_through(self) -> int:
+        """The number of the last hand that is over and stored."""
+        return self._stored_through
+
+    async def _finish_if_over(self) -> None:
+        """Once per hand, when it ends: store it (before the next is dealt), then settle
+        who leaves."""
+        hand = self.table.hand
+        if hand is None or not hand.is_over or self.table.hand_number <= self._finished_through:
+            return
+        self._finished_through = self.table.hand_number
+        self.hands_played += 1
+        self.recent.append((self.clock(), sum(hand.totals)))
+        shuffle = self.shuffles.pop(self.table.hand_number)
+        if self.store_hand is not None:
+            players = {s: seat.player for s, seat in self.seats.items()}
+            started = self.started_at.pop(self.table.hand_number, dt.datetime.now(dt.UTC))
+            await self.store_hand(self.table, players, started, shuffle)
+        self._stored_through = self.table.hand_number
+        self._settle_seats()
+        await self._flush_ledger()
+        self.publish_summary()  # a hand more played, and who left
+
+    def _settle_seats(self) -> None:
+        """Between hands: free the busted seats (house bots buy in again), and stand up
+        whoever left during the hand or has been gone past the grace period."""
+        for seat in list(self.seats):
+            if seat not in self.table.occupied():  # busted: the engine stood them up
+                self._free(seat)
+                if seat in self.house:  # house bots buy in again: the demo goes on
+                    self._seat_house_bot(seat)
+            elif seat in self.leaving or self._gone(seat):
+                self._stand_up(seat)
+        self.leaving.clear()
+        self._absent.clear()
 
     def _ask_for_action(self) -> float:
         """Send the player to act an action request when a new decision starts; return the
@@ -368,24 +282,32 @@ class TableRunner:
                 self._decision_started = self.clock()
                 self._decision_seq = self.seq
             self._resend = None
-            menu = self.table.legal_actions(seat)
-            assert menu is not None
             if occupant.session is not None:
-                request = {
-                    "type": "action_request",
-                    "table": self.settings.table_id,
-                    "seq": self._decision_seq,
-                    "hand_number": self.table.hand_number,
-                    "seat": seat,
-                    "menu": protocol.menu_body(menu),
-                    "decision_seconds": self.settings.decision_seconds,
-                    "time_bank_seconds": occupant.time_bank,
-                }
-                session = occupant.session
-                text = protocol.dumps(request)
-                self._deliver(session, partial(session.send, text, urgent=True))
+                self._send_action_request(seat, occupant)
             if seat in self.house:
                 self._house_decides(seat, key)
+        return self._time_left(occupant)
+
+    def _send_action_request(self, seat: int, occupant: Seat) -> None:
+        session = occupant.session
+        assert session is not None
+        menu = self.table.legal_actions(seat)
+        assert menu is not None
+        request = {
+            "type": "action_request",
+            "table": self.settings.table_id,
+            "seq": self._decision_seq,
+            "hand_number": self.table.hand_number,
+            "seat": seat,
+            "menu": protocol.menu_body(menu),
+            "decision_seconds": self.settings.decision_seconds,
+            "time_bank_seconds": occupant.time_bank,
+        }
+        self._deliver(session, partial(session.send, protocol.dumps(request), urgent=True))
+
+    def _time_left(self, occupant: Seat) -> float:
+        """Seconds left on the decision's clock: decision time plus time bank, and for a
+        player who is disconnected no more than what is left of the grace period."""
         elapsed = self.clock() - self._decision_started
         limit = self.settings.decision_seconds + occupant.time_bank
         if occupant.disconnected_at is not None:
@@ -393,39 +315,8 @@ class TableRunner:
             limit = min(limit, max(0.0, self.settings.reconnect_grace_seconds - gone + elapsed))
         return max(0.0, limit - elapsed)
 
-    def _house_decides(self, seat: int, key: tuple[int, int, int]) -> None:
-        """A house bot picks its action now (in this task, which owns the table) and plays
-        it after a moment."""
-        menu = self.table.legal_actions(seat)
-        assert menu is not None
-        action = self.house[seat][1].act(self.table.view(seat), menu)
-        loop = asyncio.get_running_loop()
-        command = _Command("house_act", None, {"key": key, "action": action}, loop.create_future())
-        loop.call_later(self.house_think_seconds, self.queue.put_nowait, command)
-
-    def _cmd_house_act(
-        self, session: Subscriber | None, key: tuple[int, int, int], action: Action
-    ) -> dict[str, Any]:
-        if self._decision == key and self.table.to_act == action.seat:
-            self._publish(self.table.apply(action))
-        return {}
-
-    def _cmd_house_sit(
-        self, session: Subscriber | None, bots: dict[int, tuple[Player, Any]], stack: int
-    ) -> dict[str, Any]:
-        """Seat house bots, all at once so that no hand starts with only some of them."""
-        for seat, (player, bot) in bots.items():
-            self.house[seat] = (player, bot, stack)
-            self._seat_house_bot(seat)
-        return {}
-
-    def _seat_house_bot(self, seat: int) -> None:
-        player, _, stack = self.house[seat]
-        self._publish(self.table.sit_down(seat, stack, wait_for_big_blind=False))
-        self.seats[seat] = _Seat(player, None, self.settings.time_bank_seconds, self.seq)
-        self.pending_ledger.append((player.id, stack, "buy_in"))
-
     def _spend_clock(self, seat: int) -> None:
+        """The decision is over: what it took beyond the decision time comes off the bank."""
         elapsed = self.clock() - self._decision_started
         occupant = self.seats[seat]
         occupant.time_bank = max(
@@ -451,36 +342,226 @@ class TableRunner:
         assert menu is not None
         return CheckOrCall(seat) if menu.can_check else Fold(seat)
 
+    def _cmd_act(
+        self, session: Subscriber, *, player: Player, action_id: str, action: str,
+        amount: int | None, seq: int | None = None,
+    ) -> dict[str, Any]:  # fmt: skip
+        key = (player.id, action_id)
+        if key in self.action_ids:  # a retry: answer again, act once
+            return {**self.action_ids[key], "duplicate": True}
+        seat = self._require_seat(session)
+        if self.table.to_act != seat:
+            raise TableError("not_your_turn", f"it is not seat {seat}'s turn")
+        if seq is not None and seq != self._decision_seq:
+            raise TableError(
+                "stale", f"the decision of seq {seq} is over: answer the request of seq "
+                f"{self._decision_seq}",
+            )  # fmt: skip
+        menu = self.table.legal_actions(seat)
+        assert menu is not None
+        move = action_from_wire(menu, action, amount)
+        self._spend_clock(seat)
+        self._publish(self.table.apply(move))
+        self.seats[seat].timeouts = 0
+        reply = {"type": "ack", "table": self.settings.table_id, "action_id": action_id}
+        self.action_ids[key] = reply
+        if len(self.action_ids) > ACTION_IDS_KEPT:
+            self.action_ids.popitem(last=False)
+        return reply
+
+    def _cmd_house_sit(
+        self, session: Subscriber | None, bots: dict[int, tuple[Player, Any]], stack: int
+    ) -> dict[str, Any]:
+        """Seat house bots, all at once so that no hand starts with only some of them."""
+        for seat, (player, bot) in bots.items():
+            self.house[seat] = (player, bot, stack)
+            self._seat_house_bot(seat)
+        return {}
+
+    def _seat_house_bot(self, seat: int) -> None:
+        player, _, stack = self.house[seat]
+        self._publish(self.table.sit_down(seat, stack, wait_for_big_blind=False))
+        self.seats[seat] = Seat(player, None, self.settings.time_bank_seconds, self.seq)
+        self.pending_ledger.append((player.id, stack, "buy_in"))
+
+    def _house_decides(self, seat: int, key: tuple[int, int, int]) -> None:
+        """A house bot picks its action now (in this task, which owns the table) and plays
+        it after a moment."""
+        menu = self.table.legal_actions(seat)
+        assert menu is not None
+        action = self.house[seat][1].act(self.table.view(seat), menu)
+        loop = asyncio.get_running_loop()
+        command = Command("house_act", None, {"key": key, "action": action}, loop.create_future())
+        loop.call_later(self.house_think_seconds, self.queue.put_nowait, command)
+
+    def _cmd_house_act(
+        self, session: Subscriber | None, key: tuple[int, int, int], action: Action
+    ) -> dict[str, Any]:
+        # Only if the decision it answers is still the table's: the clock may have
+        # settled it meanwhile.
+        if self._decision == key and self.table.to_act == action.seat:
+            self._publish(self.table.apply(action))
+        return {}
+
+    # -- read by the server -----------------------------------------------------------
+
+    def seat_of_player(self, player: Player) -> int | None:
+        """The seat ``player`` holds here, if any (read by the server's sessions)."""
+        return self._seat_of_player(player)
+
+    @property
+    def has_people(self) -> bool:
+        """Whether anyone but a house bot is seated here, or waiting for a seat."""
+        return bool(self.waiting) or any(s not in self.house for s in self.seats)
+
+    @property
+    def ever_seated(self) -> bool:
+        """Whether anyone but a house bot has sat here."""
+        return self._ever_seated
+
+    def _seat_of_player(self, player: Player) -> int | None:
+        return next((s for s, seat in self.seats.items() if seat.player.id == player.id), None)
+
+    def _seat_of(self, session: Subscriber | None) -> int | None:
+        return next((s for s, seat in self.seats.items() if seat.session is session), None)
+
+    def _require_seat(self, session: Subscriber | None) -> int:
+        seat = self._seat_of(session)
+        if seat is None:
+            raise TableError("not_seated", "you have no seat at this table")
+        return seat
+
+    # -- sitting down -----------------------------------------------------------------
+
+    def _cmd_sit(
+        self, session: Subscriber, player: Player, seat: int | None, buy_in: int, wait: bool
+    ) -> dict[str, Any]:
+        if self._seat_of_player(player) is not None:
+            raise TableError("already_seated", f"{player.name} already has a seat here")
+        free = [s for s in range(self.settings.config.seats) if s not in self.seats]
+        cfg = self.settings.config
+        if not cfg.min_buy_in <= buy_in <= cfg.max_buy_in:
+            raise TableError(
+                "bad_buy_in", f"a buy-in of {buy_in} is outside {cfg.min_buy_in}..{cfg.max_buy_in}"
+            )
+        if seat is None:
+            if not free:
+                if any(p.id == player.id for p, _, _ in self.waiting):
+                    raise TableError("already_waiting", "you are on the waiting list already")
+                self.waiting.append((player, buy_in, session))
+                return {
+                    "type": "waiting",
+                    "table": self.settings.table_id,
+                    "position": len(self.waiting),
+                }
+            seat = free[0]
+        return self._take_seat(session, player, seat, buy_in, wait)
+
+    def _take_seat(
+        self, session: Subscriber, player: Player, seat: int, buy_in: int, wait: bool
+    ) -> dict[str, Any]:
+        if seat in self.seats:
+            raise TableError("seat_taken", f"seat {seat} is taken")
+        events = self.table.sit_down(seat, buy_in, wait_for_big_blind=wait)
+        # A player sees their own table live: what a delay held back comes out first.
+        session.stop_delay(self.settings.table_id)
+        self.waiting = deque(w for w in self.waiting if w[0].id != player.id)
+        self.seats[seat] = Seat(player, session, self.settings.time_bank_seconds, self.seq)
+        self._ever_seated = True
+        self.pending_ledger.append((player.id, buy_in, "buy_in"))
+        self.subscribers[session] = seat
+        self._publish(events)
+        session.send(protocol.dumps(self._snapshot(seat)))
+        return {"type": "seated", "table": self.settings.table_id, "seat": seat, "stack": buy_in}
+
+    def _seat_waiting_players(self) -> None:
+        free = [s for s in range(self.settings.config.seats) if s not in self.seats]
+        while self.waiting and free:
+            player, buy_in, session = self.waiting.popleft()
+            try:
+                self._take_seat(session, player, free.pop(0), buy_in, wait=True)
+            except (TableError, EngineError):
+                continue
+
+    # -- sitting out, leaving, coming back ---------------------------------------------
+
+    def _cmd_sit_out(self, session: Subscriber) -> dict[str, Any]:
+        seat = self._require_seat(session)
+        self._publish(self.table.sit_out(seat))
+        return {"type": "sat_out", "table": self.settings.table_id, "seat": seat}
+
+    def _cmd_sit_in(self, session: Subscriber, post: bool) -> dict[str, Any]:
+        seat = self._require_seat(session)
+        self.seats[seat].timeouts = 0
+        self._publish(self.table.sit_in(seat, post=post))
+        return {"type": "sat_in", "table": self.settings.table_id, "seat": seat}
+
     def _sit_out(self, seat: int) -> None:
         if seat in self.table.occupied() and not self.table.is_sitting_out(seat):
             self._publish(self.table.sit_out(seat))
 
-    async def _finish_if_over(self) -> None:
-        """Once per hand, when it ends: store it (before the next is dealt), then settle
-        who leaves."""
+    def _cmd_leave(self, session: Subscriber) -> dict[str, Any]:
+        seat = self._seat_of(session)
+        self.waiting = deque(w for w in self.waiting if w[2] is not session)
+        if seat is None:
+            self.subscribers.pop(session, None)
+            return {"type": "left", "table": self.settings.table_id}
         hand = self.table.hand
-        if hand is None or not hand.is_over or self.table.hand_number <= self._finished_through:
-            return
-        self._finished_through = self.table.hand_number
-        self.hands_played += 1
-        self.recent.append((self.clock(), sum(hand.totals)))
-        shuffle = self.shuffles.pop(self.table.hand_number)
-        if self.store_hand is not None:
-            players = {s: seat.player for s, seat in self.seats.items()}
-            started = self.started_at.pop(self.table.hand_number, dt.datetime.now(dt.UTC))
-            await self.store_hand(self.table, players, started, shuffle)
-        self._stored_through = self.table.hand_number
-        for seat in list(self.seats):
-            if seat not in self.table.occupied():  # busted: the engine stood them up
-                self._free(seat)
-                if seat in self.house:  # house bots buy in again: the demo goes on
-                    self._seat_house_bot(seat)
-            elif seat in self.leaving or self._gone(seat):
-                self._stand_up(seat)
-        self.leaving.clear()
-        self._absent.clear()
-        await self._flush_ledger()
-        self.publish_summary()  # a hand more played, and who left
+        if self.table.hand_in_progress and hand is not None and seat in hand.position:
+            # Folded (or checked, when free) now if it is their turn, else as soon as the
+            # action reaches them (the history keeps the turn order); they stand up
+            # when the hand ends.
+            self.leaving.add(seat)
+            return {"type": "leaving", "table": self.settings.table_id, "seat": seat}
+        self._stand_up(seat)
+        self.subscribers.pop(session, None)
+        return {"type": "left", "table": self.settings.table_id, "seat": seat}
+
+    def _cmd_disconnect(self, session: Subscriber) -> dict[str, Any]:
+        """The connection dropped: the seat is kept for the grace period."""
+        self.subscribers.pop(session, None)
+        seat = self._seat_of(session)
+        if seat is not None:
+            self.seats[seat].session = None
+            self.seats[seat].disconnected_at = self.clock()
+        self.waiting = deque(w for w in self.waiting if w[2] is not session)
+        return {}
+
+    def _cmd_resume(self, session: Subscriber, player: Player, last_seq: int) -> dict[str, Any]:
+        seat = self._seat_of_player(player)
+        if seat is not None:  # the player's seat follows them to the new connection
+            old = self.seats[seat].session
+            if old is not None and old is not session:
+                self.subscribers.pop(old, None)
+            self.seats[seat].session = session
+            self.seats[seat].disconnected_at = None
+            self._absent.discard(seat)  # back: asked again
+            self._resend = seat  # ask again on the new connection; the clock runs on
+        return self._resumed(session, seat, last_seq)
+
+    def _gone(self, seat: int) -> bool:
+        """Disconnected for longer than the grace period: the seat goes to someone else."""
+        away = self.seats[seat].disconnected_at
+        return away is not None and self.clock() - away > self.settings.reconnect_grace_seconds
+
+    # -- standing up, and the ledger ---------------------------------------------------
+
+    def _stand_up(self, seat: int) -> None:
+        """A player leaves with their chips (the ledger records the cash-out)."""
+        stack = self.table.stack(seat)
+        self._publish(self.table.stand_up(seat))
+        self.pending_ledger.append((self.seats[seat].player.id, -stack, "cash_out"))
+        self._free(seat)
+
+    def _free(self, seat: int) -> None:
+        occupant = self.seats.pop(seat)
+        if occupant.session is not None and self.subscribers.get(occupant.session) == seat:
+            self.subscribers.pop(occupant.session, None)
+
+    async def _flush_ledger(self) -> None:
+        if self.record_ledger is not None:
+            while self.pending_ledger:
+                await self.record_ledger(*self.pending_ledger.pop(0))
 
     async def _cash_out_everyone(self) -> None:
         """The table has stopped: whoever is seated leaves with their chips (the ledger's
@@ -502,36 +583,48 @@ class TableRunner:
                     self.settings.table_id, player_id, reason, amount,
                 )  # fmt: skip
 
-    def _gone(self, seat: int) -> bool:
-        """Disconnected for longer than the grace period: the seat goes to someone else."""
-        away = self.seats[seat].disconnected_at
-        return away is not None and self.clock() - away > self.settings.reconnect_grace_seconds
+    # -- the lobby ---------------------------------------------------------------------
 
-    async def _flush_ledger(self) -> None:
-        if self.record_ledger is not None:
-            while self.pending_ledger:
-                await self.record_ledger(*self.pending_ledger.pop(0))
+    def summary(self) -> dict[str, Any]:
+        """The lobby's line for this table."""
+        cfg = self.settings.config
+        return {
+            "id": self.settings.table_id,
+            "name": self.settings.name,
+            "small_blind": cfg.small_blind,
+            "big_blind": cfg.big_blind,
+            "ante": cfg.ante,
+            "seats": cfg.seats,
+            "min_buy_in": cfg.min_buy_in,
+            "max_buy_in": cfg.max_buy_in,
+            "ante_kind": cfg.ante_kind.value,
+            "button_rule": cfg.button_rule.value,
+            "decision_seconds": self.settings.decision_seconds,
+            "time_bank_seconds": self.settings.time_bank_seconds,
+            "players": [
+                {"seat": s, "name": seat.player.name, "stack": self.table.stack(s)}
+                for s, seat in sorted(self.seats.items())
+                if s in self.table.occupied()  # not a player who just busted, until freed
+            ],
+            "waiting": [player.name for player, _, _ in self.waiting],
+            "hands_played": self.hands_played,
+            **self._recent_play(),
+            **({"address": self.address} if self.address is not None else {}),
+        }
 
-    def _stand_up(self, seat: int) -> None:
-        """A player leaves with their chips (the ledger records the cash-out)."""
-        stack = self.table.stack(seat)
-        self._publish(self.table.stand_up(seat))
-        self.pending_ledger.append((self.seats[seat].player.id, -stack, "cash_out"))
-        self._free(seat)
-
-    def _free(self, seat: int) -> None:
-        occupant = self.seats.pop(seat)
-        if occupant.session is not None and self.subscribers.get(occupant.session) == seat:
-            self.subscribers.pop(occupant.session, None)
-
-    def _seat_waiting_players(self) -> None:
-        free = [s for s in range(self.settings.config.seats) if s not in self.seats]
-        while self.waiting and free:
-            player, buy_in, session = self.waiting.popleft()
-            try:
-                self._take_seat(session, player, free.pop(0), buy_in, wait=True)
-            except (TableError, EngineError):
-                continue
+    def _recent_play(self) -> dict[str, int]:
+        """The lobby's statistics over the last hour: the average pot, and the hands an
+        hour (for a table younger than that, at the rate it has played since it opened,
+        counted over at least a minute so that one quick hand is not thousands an hour)."""
+        now = self.clock()
+        while self.recent and now - self.recent[0][0] > RECENT_SECONDS:
+            self.recent.popleft()
+        pots = [pot for _, pot in self.recent]
+        span = min(RECENT_SECONDS, max(60.0, now - self.opened_at))
+        return {
+            "average_pot": sum(pots) // len(pots) if pots else 0,
+            "hands_per_hour": round(len(pots) * 3600 / span),
+        }
 
     # -- publishing ---------------------------------------------------------------------
 
@@ -576,6 +669,22 @@ class TableRunner:
             )  # fmt: skip
         return text
 
+    def _announce_commitment(self, number: int, shuffle: Shuffle) -> None:
+        """Hand ``number``'s deck commitment, to everyone: it goes out before any card,
+        so the deck cannot change afterwards."""
+        committed = protocol.dumps(
+            {"type": "deck_commitment", "table": self.settings.table_id,
+             "hand_number": number, "commitment": shuffle.commitment}
+        )  # fmt: skip
+        for session in list(self.subscribers):
+            self._deliver(
+                session, partial(session.send_table, self.settings.table_id, number, [committed])
+            )
+        if self.bus.active:  # for spectators in other processes too
+            self.bus.publish(
+                self.bus.topics.table_events(self.settings.table_id), committed.encode()
+            )
+
     def publish_summary(self) -> None:
         """The lobby's view of the table, retained on the bus for whoever looks later
         (and the table's state)."""
@@ -609,7 +718,10 @@ class TableRunner:
             log.exception("table %s: error sending to a client", self.settings.table_id)
             self.subscribers.pop(session, None)
 
+    # -- snapshots ----------------------------------------------------------------------
+
     def _snapshot(self, seat: int | None) -> dict[str, Any]:
+        """The table as ``seat`` sees it now (``None``: as a spectator)."""
         return {
             "type": "snapshot",
             "table": self.settings.table_id,
@@ -618,199 +730,16 @@ class TableRunner:
             "summary": self.summary(),
         }
 
-    # -- commands ---------------------------------------------------------------------------
-
-    async def _handle(self, command: _Command) -> None:
-        handler = getattr(self, f"_cmd_{command.name}", None)
-        try:
-            if handler is None:
-                raise TableError("bad_command", f"no command {command.name!r}")
-            result = handler(command.session, **command.args)
-        except TableError as exc:
-            if not command.reply.done():
-                command.reply.set_exception(exc)
-            return
-        except EngineError as exc:
-            if not command.reply.done():
-                command.reply.set_exception(TableError("illegal", str(exc)))
-            return
-        except Exception:  # a bug costs this one command, not the table
-            log.exception("table %s: error in command %r", self.settings.table_id, command.name)
-            if not command.reply.done():
-                command.reply.set_exception(
-                    TableError("internal", "the table failed to carry out this command")
-                )
-            return
-        if not command.reply.done():
-            command.reply.set_result(result)
-        # Let the session send this reply before the table goes on, when the next action
-        # request may be this player's (after a resume or a sit, on the next street, in the
-        # next hand). When another player is to act, an ack need not wait: every turn of
-        # the event loop is latency.
-        to_act = self.table.to_act
-        if command.name != "act" or to_act is None or to_act == self._seat_of(command.session):
-            await asyncio.sleep(0)
-        await self._finish_if_over()
-
-    def _cmd_noop(self, session: Subscriber | None) -> dict[str, Any]:
-        return {}
-
-    def _seat_of(self, session: Subscriber | None) -> int | None:
-        return next((s for s, seat in self.seats.items() if seat.session is session), None)
-
-    def number_hands_after(self, hand_number: int) -> None:
-        """Before the first hand: the next hand dealt is ``hand_number + 1``."""
-        assert self.table.hand is None, "a table numbers its hands before it deals one"
-        self.table.hand_number = self._finished_through = self._stored_through = hand_number
-
-    @property
-    def finished_through(self) -> int:
-        """The number of the last hand that is over and stored."""
-        return self._stored_through
-
-    @property
-    def abandoned(self) -> bool:
-        """The table stopped because another process took it over (:meth:`abandon`)."""
-        return self._abandoned
-
-    @property
-    def stopped(self) -> bool:
-        """The table's task has ended: it answers every request with ``table_closed``."""
-        return self._stopped
-
-    @property
-    def has_people(self) -> bool:
-        """Whether anyone but a house bot is seated here, or waiting for a seat."""
-        return bool(self.waiting) or any(s not in self.house for s in self.seats)
-
-    @property
-    def ever_seated(self) -> bool:
-        """Whether anyone but a house bot has sat here."""
-        return self._ever_seated
-
-    def seat_of_player(self, player: Player) -> int | None:
-        """The seat ``player`` holds here, if any (read by the server's sessions)."""
-        return self._seat_of_player(player)
-
-    def _seat_of_player(self, player: Player) -> int | None:
-        return next((s for s, seat in self.seats.items() if seat.player.id == player.id), None)
-
-    def _cmd_sit(
-        self, session: Subscriber, player: Player, seat: int | None, buy_in: int, wait: bool
-    ) -> dict[str, Any]:
-        if self._seat_of_player(player) is not None:
-            raise TableError("already_seated", f"{player.name} already has a seat here")
-        free = [s for s in range(self.settings.config.seats) if s not in self.seats]
-        cfg = self.settings.config
-        if not cfg.min_buy_in <= buy_in <= cfg.max_buy_in:
-            raise TableError(
-                "bad_buy_in", f"a buy-in of {buy_in} is outside {cfg.min_buy_in}..{cfg.max_buy_in}"
-            )
-        if seat is None:
-            if not free:
-                if any(p.id == player.id for p, _, _ in self.waiting):
-                    raise TableError("already_waiting", "you are on the waiting list already")
-                self.waiting.append((player, buy_in, session))
-                return {
-                    "type": "waiting",
-                    "table": self.settings.table_id,
-                    "position": len(self.waiting),
-                }
-            seat = free[0]
-        return self._take_seat(session, player, seat, buy_in, wait)
-
-    def _take_seat(
-        self, session: Subscriber, player: Player, seat: int, buy_in: int, wait: bool
-    ) -> dict[str, Any]:
-        if seat in self.seats:
-            raise TableError("seat_taken", f"seat {seat} is taken")
-        events = self.table.sit_down(seat, buy_in, wait_for_big_blind=wait)
-        # A player sees their own table live: what a delay held back comes out first.
-        session.stop_delay(self.settings.table_id)
-        self.waiting = deque(w for w in self.waiting if w[0].id != player.id)
-        self.seats[seat] = _Seat(player, session, self.settings.time_bank_seconds, self.seq)
-        self._ever_seated = True
-        self.pending_ledger.append((player.id, buy_in, "buy_in"))
-        self.subscribers[session] = seat
-        self._publish(events)
-        session.send(protocol.dumps(self._snapshot(seat)))
-        return {"type": "seated", "table": self.settings.table_id, "seat": seat, "stack": buy_in}
+    def _names(self) -> dict[int, str]:
+        return {s: seat.player.name for s, seat in self.seats.items()}
 
     def _cmd_spectate(self, session: Subscriber) -> dict[str, Any]:
         self.subscribers.setdefault(session, None)
         return self._snapshot(self.subscribers[session])
 
-    def _cmd_leave(self, session: Subscriber) -> dict[str, Any]:
-        seat = self._seat_of(session)
-        self.waiting = deque(w for w in self.waiting if w[2] is not session)
-        if seat is None:
-            self.subscribers.pop(session, None)
-            return {"type": "left", "table": self.settings.table_id}
-        hand = self.table.hand
-        if self.table.hand_in_progress and hand is not None and seat in hand.position:
-            # Folded (or checked, when free) now if it is their turn, else as soon as the
-            # action reaches them (the history keeps the turn order); they stand up
-            # when the hand ends.
-            self.leaving.add(seat)
-            return {"type": "leaving", "table": self.settings.table_id, "seat": seat}
-        self._stand_up(seat)
-        self.subscribers.pop(session, None)
-        return {"type": "left", "table": self.settings.table_id, "seat": seat}
-
-    def _cmd_sit_out(self, session: Subscriber) -> dict[str, Any]:
-        seat = self._require_seat(session)
-        self._publish(self.table.sit_out(seat))
-        return {"type": "sat_out", "table": self.settings.table_id, "seat": seat}
-
-    def _cmd_sit_in(self, session: Subscriber, post: bool) -> dict[str, Any]:
-        seat = self._require_seat(session)
-        self.seats[seat].timeouts = 0
-        self._publish(self.table.sit_in(seat, post=post))
-        return {"type": "sat_in", "table": self.settings.table_id, "seat": seat}
-
-    def _require_seat(self, session: Subscriber | None) -> int:
-        seat = self._seat_of(session)
-        if seat is None:
-            raise TableError("not_seated", "you have no seat at this table")
-        return seat
-
-    def _cmd_act(
-        self, session: Subscriber, *, player: Player, action_id: str, action: str,
-        amount: int | None, seq: int | None = None,
-    ) -> dict[str, Any]:  # fmt: skip
-        key = (player.id, action_id)
-        if key in self.action_ids:  # a retry: answer again, act once
-            return {**self.action_ids[key], "duplicate": True}
-        seat = self._require_seat(session)
-        if self.table.to_act != seat:
-            raise TableError("not_your_turn", f"it is not seat {seat}'s turn")
-        if seq is not None and seq != self._decision_seq:
-            raise TableError(
-                "stale", f"the decision of seq {seq} is over: answer the request of seq "
-                f"{self._decision_seq}",
-            )  # fmt: skip
-        menu = self.table.legal_actions(seat)
-        assert menu is not None
-        move = action_from_wire(menu, action, amount)
-        self._spend_clock(seat)
-        self._publish(self.table.apply(move))
-        self.seats[seat].timeouts = 0
-        reply = {"type": "ack", "table": self.settings.table_id, "action_id": action_id}
-        self.action_ids[key] = reply
-        if len(self.action_ids) > 10_000:
-            self.action_ids.popitem(last=False)
-        return reply
-
-    def _cmd_resume(self, session: Subscriber, player: Player, last_seq: int) -> dict[str, Any]:
-        seat = self._seat_of_player(player)
-        if seat is not None:  # the player's seat follows them to the new connection
-            old = self.seats[seat].session
-            if old is not None and old is not session:
-                self.subscribers.pop(old, None)
-            self.seats[seat].session = session
-            self.seats[seat].disconnected_at = None
-            self._absent.discard(seat)  # back: asked again
-            self._resend = seat  # ask again on the new connection; the clock runs on
+    def _resumed(self, session: Subscriber, seat: int | None, last_seq: int) -> dict[str, Any]:
+        """Subscribe ``session`` for ``seat`` (``None``: a spectator), and answer its
+        resume: a snapshot and the events it missed since ``last_seq``, as it may see them."""
         self.subscribers[session] = seat
         # Events from before this player sat are shown as a spectator saw them: the
         # seat's last occupant's cards are not the new occupant's to see.
@@ -825,16 +754,6 @@ class TableRunner:
         # ahead of the table's is another life's (a table taken over numbers afresh).
         complete = last_seq <= self.seq and (not self.log or self.log[0][0] <= last_seq + 1)
         return {**self._snapshot(seat), "type": "resumed", "missed": missed, "complete": complete}
-
-    def _cmd_disconnect(self, session: Subscriber) -> dict[str, Any]:
-        """The connection dropped: the seat is kept for the grace period."""
-        self.subscribers.pop(session, None)
-        seat = self._seat_of(session)
-        if seat is not None:
-            self.seats[seat].session = None
-            self.seats[seat].disconnected_at = self.clock()
-        self.waiting = deque(w for w in self.waiting if w[2] is not session)
-        return {}
 
 
 def store_with(
