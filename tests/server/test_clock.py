@@ -1,5 +1,5 @@
-"""Each decision and its clock (server/tables/clock.py), end to end: acting once, only
-from the seated connection, stale answers, timeouts and the time bank."""
+"""Each decision and its clock (server/tables/clock.py): acting once, only from the seated
+connection, stale answers, timeouts, end to end; the time bank, on the runner alone."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from pathlib import Path
 
 from websockets.asyncio.client import connect
 
-from engine import ActionTaken
+from engine import ActionTaken, TableConfig
 from server.app import PokerServer
-from tests.server.clients import SESSIONS, seated, send, until
+from server.tables import Player, TableRunner, TableSettings
+from tests.server.clients import SESSIONS, Inbox, running, seated, send, until
 from tests.server.conftest import demo_server
 
 
@@ -125,3 +126,28 @@ async def test_a_disconnected_player_is_folded_on_their_clock_then_sat_out(
                 await asyncio.sleep(0.01)
         assert runner.table.is_sitting_out(2)
         assert runner.seats[2].timeouts == 1  # one clock ran out, and only one
+
+
+async def test_a_decision_spends_only_what_it_takes_past_the_decision_time() -> None:
+    """On the table's injected clock: 15 s on a 10 s decision takes 5 s off the bank."""
+    now = 0.0
+    config = TableConfig(small_blind=1, big_blind=2, seats=2)
+    settings = TableSettings("t", "T", config, decision_seconds=10.0, time_bank_seconds=30.0)
+    runner = TableRunner(settings, clock=lambda: now)
+    inboxes = [Inbox(), Inbox()]
+    async with running(runner):
+        for chair, inbox in enumerate(inboxes):
+            player = Player(chair + 1, f"p{chair}")
+            await runner.request("sit", inbox, player=player, seat=chair, buy_in=100, wait=False)
+        async with asyncio.timeout(5):  # the hand is dealt once the table's loop goes on
+            while (seat := runner.table.to_act) is None:
+                await asyncio.sleep(0.01)
+        request = await inboxes[seat].until("action_request")
+        assert request["time_bank_seconds"] == 30.0
+        now += 15.0
+        action = "check" if request["menu"]["can_check"] else "call"
+        await runner.request(
+            "act", inboxes[seat], player=Player(seat + 1, f"p{seat}"), action_id="a",
+            action=action, amount=None, seq=request["seq"],
+        )  # fmt: skip
+        assert runner.seats[seat].time_bank == 25.0

@@ -1,5 +1,5 @@
-"""Seats and the ledger (server/tables/seating.py), end to end: leaving mid-hand, and
-the cash-out of whoever is seated when a table stops."""
+"""Seats and the ledger (server/tables/seating.py): leaving mid-hand and the cash-out of
+whoever is seated when a table stops, end to end; the waiting list, on the runner alone."""
 
 from __future__ import annotations
 
@@ -11,10 +11,12 @@ import pytest
 from sqlalchemy import select
 from websockets.asyncio.client import connect
 
+from engine import TableConfig
 from server.store import HandRows, HandWriter, Store, StoreError
 from server.store.models import LedgerEntry
 from server.store.models import Player as PlayerRecord
-from tests.server.clients import seated, send, until
+from server.tables import Player, TableRunner, TableSettings
+from tests.server.clients import Inbox, running, seated, send, until
 from tests.server.conftest import demo_server
 
 
@@ -115,3 +117,31 @@ async def test_a_stopped_table_cashes_out_whoever_is_seated(
     reasons = [reason for reason, _ in ledger]
     assert reasons.count("buy_in") == 1 and reasons.count("cash_out") == 1
     assert sum(amount for _, amount in ledger) == 0
+
+
+async def test_a_player_on_the_waiting_list_gets_the_seat_a_leaver_frees() -> None:
+    """Straight from the runner: a full table puts a newcomer on the waiting list, and the
+    seat a player leaves mid-hand is theirs when the hand is over."""
+    config = TableConfig(small_blind=1, big_blind=2, seats=2)
+    # A short clock, whoever is to act: nobody answers for the player who stays.
+    settings = TableSettings("t", "T", config, decision_seconds=0.2, time_bank_seconds=0.0)
+    runner = TableRunner(settings)
+    inboxes = [Inbox(), Inbox(), Inbox()]
+    players = [Player(n + 1, f"p{n}") for n in range(3)]
+    async with running(runner):
+        for seat in (0, 1):
+            await runner.request(
+                "sit", inboxes[seat], player=players[seat], seat=seat, buy_in=100, wait=False
+            )
+        waiting = await runner.request(
+            "sit", inboxes[2], player=players[2], seat=None, buy_in=100, wait=False
+        )
+        assert (waiting["type"], waiting["position"]) == ("waiting", 1)
+        assert runner.summary()["waiting"] == ["p2"]
+        left = await runner.request("leave", inboxes[0])
+        assert left["type"] in ("leaving", "left")  # "left" if no hand was dealt yet
+        async with asyncio.timeout(5):
+            while 0 not in runner.seats or runner.seats[0].player != players[2]:
+                await asyncio.sleep(0.01)
+        assert not runner.waiting
+        assert (await inboxes[2].until("snapshot"))["view"] is not None

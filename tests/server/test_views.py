@@ -1,5 +1,6 @@
-"""What each subscriber may see (server/tables/views.py), end to end: no hole card a
-spectator was not shown, resuming with a snapshot and the missed events, the lobby line."""
+"""What each subscriber may see (server/tables/views.py): no hole card a spectator was
+not shown, resuming with a snapshot and the missed events, the lobby line, end to end;
+each seat's own hole cards, on the runner alone."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from pathlib import Path
 
 from websockets.asyncio.client import connect
 
+from engine import TableConfig
 from server.app import PokerServer
+from server.tables import Player, TableRunner, TableSettings
 from tests.helpers import ask
-from tests.server.clients import SESSIONS, seated, send, until
+from tests.server.clients import SESSIONS, Inbox, running, seated, send, until
 from tests.server.conftest import demo_server
 
 
@@ -92,3 +95,23 @@ async def test_the_lobby_gives_each_tables_average_pot_and_hands_an_hour(tmp_pat
         pots = [h.pot for h in sorted(hands, key=lambda h: h.hand_number)][:played]
         assert summary["average_pot"] == sum(pots) // played > 0
         assert summary["hands_per_hour"] == played * 60  # open under a minute: per minute
+
+
+async def test_each_seat_sees_its_own_hole_cards_and_a_spectator_none() -> None:
+    """Straight from the runner, no server between: the events each subscriber gets are
+    redacted for its seat."""
+    runner = TableRunner(TableSettings("t", "T", TableConfig(small_blind=1, big_blind=2, seats=2)))
+    seated_inboxes, spectator = [Inbox(), Inbox()], Inbox()
+    async with running(runner):
+        await runner.request("spectate", spectator)
+        for seat, inbox in enumerate(seated_inboxes):
+            player = Player(seat + 1, f"p{seat}")
+            await runner.request("sit", inbox, player=player, seat=seat, buy_in=100, wait=False)
+        async with asyncio.timeout(5):  # until the hand is dealt, and everyone told
+            while any(len(i.events("hole_cards_dealt")) < 2 for i in [*seated_inboxes, spectator]):
+                await asyncio.sleep(0.01)
+    for seat, inbox in enumerate(seated_inboxes):
+        dealt = {e["seat"]: e["cards"] for e in inbox.events("hole_cards_dealt")}
+        assert dealt[seat] is not None and dealt[1 - seat] is None
+    dealt = {e["seat"]: e["cards"] for e in spectator.events("hole_cards_dealt")}
+    assert dealt == {0: None, 1: None}
