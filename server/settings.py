@@ -48,7 +48,8 @@ class ServerSettings:
     """The websocket URL clients reach this process at, which the lobby gives players of
     its tables (default ``ws://host:port/ws``)."""
     demo: bool = False
-    """Host the demo table (or take it back after a restart): :meth:`server.hosting.Hosting.host_demo`."""
+    """Host the demo table (or take it back after a restart):
+    :meth:`server.hosting.Hosting.host_demo`."""
     forwarded_allow_ips: str = ""
     """Reverse proxies (IP addresses, comma-separated) whose ``X-Forwarded-For`` header
     says where their clients connect from: behind a proxy, the caps per address count

@@ -107,6 +107,13 @@ async def demo_server(
             yield Demo(server, runner, f"127.0.0.1:{port}")
 
 
+@pytest.fixture
+async def app(tmp_path: Path) -> AsyncIterator[tuple[PokerServer, str]]:
+    """A demo server (a 5 s decision clock): the server, and its host:port."""
+    async with demo_server(tmp_path / "server.db", decision_seconds=5.0) as demo:
+        yield demo.server, demo.address
+
+
 @pytest.fixture(scope="session")
 def foreign_deployment() -> Iterator[None]:
     """Another deployment's retained messages on the default topics of the shared

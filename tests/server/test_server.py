@@ -6,40 +6,17 @@ import asyncio
 import json
 import urllib.request
 from collections import Counter
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from sqlalchemy import select
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 
-from engine import ActionTaken, TableConfig
+from engine import TableConfig
 from server.app import PokerServer, ServerSettings
-from server.store import HandRows, HandWriter, Store, StoreError
-from server.store.models import LedgerEntry
-from server.store.models import Player as PlayerRecord
+from server.store import Store
 from tests.helpers import ask
+from tests.server.clients import seated, send, until
 from tests.server.conftest import demo_server
-
-
-@pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[tuple[PokerServer, str]]:
-    async with demo_server(tmp_path / "server.db", decision_seconds=5.0) as demo:
-        yield demo.server, demo.address
-
-
-async def send(ws: ClientConnection, **message: Any) -> None:
-    await ws.send(json.dumps(message))
-
-
-async def until(ws: ClientConnection, kind: str, timeout: float = 10.0) -> dict[str, Any]:
-    """The next message of ``kind`` (others are skipped)."""
-    async with asyncio.timeout(timeout):
-        while True:
-            message = json.loads(await ws.recv())
-            if message["type"] == kind:
-                return message  # type: ignore[no-any-return]
 
 
 async def test_healthz_answers_plain_http(app: tuple[PokerServer, str]) -> None:
@@ -48,28 +25,6 @@ async def test_healthz_answers_plain_http(app: tuple[PokerServer, str]) -> None:
         lambda: urllib.request.urlopen(f"http://{address}/healthz").read()
     )
     assert body == b"ok\n"
-
-
-async def test_a_spectator_never_sees_a_hole_card_that_was_not_shown(
-    app: tuple[PokerServer, str],
-) -> None:
-    _, address = app
-    async with connect(f"ws://{address}/ws") as ws:
-        await send(ws, type="spectate", table="demo")
-        snapshot = await until(ws, "snapshot")
-        assert all(seat["cards"] is None for seat in snapshot["view"]["seats"])
-        hands = shown = 0
-        async with asyncio.timeout(30):
-            while hands < 3:
-                message = json.loads(await ws.recv())
-                if message["type"] != "event":
-                    continue
-                event = message["event"]
-                if event["type"] == "hole_cards_dealt":
-                    assert event["cards"] is None
-                shown += event["type"] == "cards_shown"
-                hands += event["type"] == "hand_ended"
-        assert shown > 0  # calling stations reach showdowns: shown cards do arrive
 
 
 async def test_a_player_plays_hands_that_are_stored(app: tuple[PokerServer, str]) -> None:
@@ -120,115 +75,6 @@ async def test_bad_messages_get_an_error_and_the_connection_stays_open(
         assert (await until(ws, "error"))["code"] == code
         await send(ws, type="ping", id="still here")
         assert (await until(ws, "pong"))["re"] == "still here"
-
-
-SESSIONS: dict[str, str] = {}  # guest name -> the session token its welcome gave
-
-
-async def seated(address: str, name: str, seat: int) -> ClientConnection:
-    ws = await connect(f"ws://{address}/ws")
-    await send(ws, type="hello", name=name)
-    SESSIONS[name] = (await until(ws, "welcome"))["session"]
-    await send(ws, type="sit", table="demo", seat=seat, buy_in=10_000, wait_for_big_blind=False)
-    await until(ws, "seated")
-    return ws
-
-
-async def test_an_action_retried_with_the_same_id_acts_once(app: tuple[PokerServer, str]) -> None:
-    server, address = app
-    ws = await seated(address, "bob", 5)
-    try:
-        request = await until(ws, "action_request", timeout=30)
-        action = "check" if request["menu"]["can_check"] else "call"
-        for _ in range(2):
-            await send(ws, type="act", table="demo", action_id="once", action=action, id="r")
-        first = await until(ws, "ack")
-        again = await until(ws, "ack")
-        assert first["action_id"] == again["action_id"] == "once"
-        assert "duplicate" not in first and again["duplicate"] is True
-        runner = server.hosting.tables["demo"]
-        hand = runner.table.hand
-        assert hand is not None
-        mine = [e for e in hand.log if isinstance(e, ActionTaken) and e.seat == 5]
-        assert len(mine) == 1
-    finally:
-        await ws.close()
-
-
-async def test_two_clients_racing_for_one_seat_act_at_most_once(
-    app: tuple[PokerServer, str],
-) -> None:
-    _, address = app
-    ws = await seated(address, "carol", 5)
-    other = await connect(f"ws://{address}/ws")
-    try:
-        # The same player on a second connection, proving it with the session token.
-        await send(other, type="hello", session=SESSIONS["carol"])
-        await until(other, "welcome")
-        request = await until(ws, "action_request", timeout=30)
-        action = "check" if request["menu"]["can_check"] else "call"
-        await asyncio.gather(
-            send(ws, type="act", table="demo", action_id="a", action=action),
-            send(other, type="act", table="demo", action_id="b", action=action),
-        )
-        assert (await until(ws, "ack"))["action_id"] == "a"
-        refused = await until(other, "error")
-        assert refused["code"] == "not_seated"  # only the seated connection acts for the seat
-    finally:
-        await ws.close()
-        await other.close()
-
-
-async def test_reconnecting_mid_hand_resumes_with_a_snapshot_and_the_missed_events(
-    app: tuple[PokerServer, str],
-) -> None:
-    _, address = app
-    ws = await seated(address, "dave", 5)
-    request = await until(ws, "action_request", timeout=30)
-    last_seq = request["seq"]
-    await ws.close()  # dropped mid-hand, before acting
-    async with connect(f"ws://{address}/ws") as again:
-        await send(again, type="hello", session=SESSIONS["dave"])
-        await until(again, "welcome")
-        await send(again, type="resume", table="demo", last_seq=last_seq - 5)
-        resumed = await until(again, "resumed")
-        assert resumed["complete"] is True
-        assert [m["seq"] for m in resumed["missed"]] == list(
-            range(last_seq - 4, resumed["seq"] + 1)
-        )
-        mine = next(s for s in resumed["view"]["seats"] if s["seat"] == 5)
-        assert mine["cards"] is not None  # the snapshot shows the player's own cards
-        assert all(s["cards"] is None for s in resumed["view"]["seats"] if s["seat"] != 5)
-        # The seat was kept, and the decision is asked again on the new connection.
-        request = await until(again, "action_request", timeout=30)
-        assert request["seat"] == 5
-
-
-async def test_timeouts_check_or_fold_and_then_sit_the_player_out(tmp_path: Path) -> None:
-    clock = {"decision_seconds": 0.2, "time_bank_seconds": 0.3}
-    async with demo_server(tmp_path / "clock.db", seats=3, bots=1, **clock) as demo:
-        runner = demo.runner
-        ws = await seated(demo.address, "erin", 1)
-        try:
-            kinds: list[str] = []
-            first = await until(ws, "action_request", timeout=10)
-            assert first["decision_seconds"] == 0.2 and first["time_bank_seconds"] == 0.3
-            async with asyncio.timeout(20):
-                while "player_sat_out" not in kinds:
-                    message = json.loads(await ws.recv())
-                    if message["type"] == "event" and message["event"].get("seat") == 1:
-                        kinds.append(
-                            message["event"]["type"] + ":" + str(message["event"].get("kind", ""))
-                        )
-                        if message["event"]["type"] == "player_sat_out":
-                            kinds.append("player_sat_out")
-            acted = [k for k in kinds if k.startswith("action_taken")]
-            assert len(acted) == 2 and all(
-                k in ("action_taken:check", "action_taken:fold") for k in acted
-            )
-            assert runner.seats[1].time_bank == 0.0  # the bank went on the first timeout
-        finally:
-            await ws.close()
 
 
 async def test_each_hand_is_committed_before_the_deal_and_verifiable_after(
@@ -332,26 +178,6 @@ async def test_tables_created_at_once_with_one_name_get_their_own_ids(tmp_path: 
                 assert [server.hosting.tables[i] for i in ids] == runners
 
 
-async def test_an_answer_to_a_decision_the_clock_settled_is_stale(tmp_path: Path) -> None:
-    clock = {"decision_seconds": 0.3, "time_bank_seconds": 0.0}
-    async with demo_server(tmp_path / "stale.db", seats=2, bots=1, **clock) as demo:
-        ws = await seated(demo.address, "late", 1)
-        try:
-            missed = await until(ws, "action_request", timeout=10)
-            # Unanswered: the clock checks or folds, and the player's turn comes again.
-            later = await until(ws, "action_request", timeout=10)
-            assert later["seq"] > missed["seq"]
-            answer = {"type": "act", "table": "demo", "action": "fold", "id": "x"}
-            await send(ws, **answer, action_id="late-1", seq=missed["seq"])
-            refused = await until(ws, "error")
-            assert (refused["code"], refused["re"]) == ("stale", "x")
-            action = "check" if later["menu"]["can_check"] else "call"
-            await send(ws, **answer | {"action": action}, action_id="late-2", seq=later["seq"])
-            assert (await until(ws, "ack"))["action_id"] == "late-2"
-        finally:
-            await ws.close()
-
-
 async def test_created_tables_close_when_idle_and_the_server_caps_them(tmp_path: Path) -> None:
     async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'idle.db'}") as store:
         settings = ServerSettings(port=0, idle_table_seconds=0.4, max_tables=1)
@@ -399,85 +225,6 @@ async def test_a_table_plays_on_after_a_restart_with_the_next_hand_numbers(
     assert first[:3] == [1, 2, 3]
     assert second[: len(first)] == first and second[len(first)] == first[-1] + 1
     assert len(second) == len(set(second))
-
-
-@pytest.mark.parametrize("stop", ["shutdown", "database_fails"])
-async def test_a_stopped_table_cashes_out_whoever_is_seated(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: str
-) -> None:
-    """Stopped mid-hand (the server shuts down) or unable to store a hand: the hand never
-    happened, and the ledger records each seated player leaving with what they had
-    before it, so their buy-in, stored hands and cash-out add up to nothing."""
-    db = tmp_path / "stopped.db"
-    writes = 0
-    original = HandWriter.write
-
-    async def failing(self: HandWriter, rows: HandRows) -> int:
-        nonlocal writes
-        writes += "alice" in rows.hand["history"]
-        if writes > 2:
-            raise StoreError("the database refused the hand")
-        return await original(self, rows)
-
-    if stop == "database_fails":
-        monkeypatch.setattr(HandWriter, "write", failing)
-    async with (
-        demo_server(db, seats=3, bots=2) as demo,
-        connect(f"ws://{demo.address}/ws") as ws,
-    ):
-        await send(ws, type="hello", name="alice")
-        await send(ws, type="sit", table="demo", seat=2, buy_in=10_000)
-        in_pot = 0  # alice's chips in the hand being played
-
-        def playing() -> bool:
-            if stop == "database_fails":  # until alice's third hand, over, cannot be stored
-                return not demo.runner.stopped
-            return demo.runner.finished_through < 2 or in_pot == 0  # then shut down
-
-        async with asyncio.timeout(30):
-            while playing():
-                try:
-                    message = json.loads(await asyncio.wait_for(ws.recv(), 0.1))
-                except TimeoutError:
-                    continue
-                if message["type"] == "action_request":
-                    action = "check" if message["menu"]["can_check"] else "call"
-                    await send(
-                        ws, type="act", table="demo", action_id=f"a{message['seq']}",
-                        action=action, seq=message["seq"],
-                    )  # fmt: skip
-                elif message["type"] == "event":
-                    event = message["event"]
-                    if event["type"] == "hand_started":
-                        in_pot = 0
-                    elif event.get("seat") == 2 and "hand_total" in event:
-                        in_pot = event["hand_total"]
-    async with Store.open(f"sqlite+aiosqlite:///{db}") as store, store.engine.connect() as conn:
-        rows = await conn.execute(
-            select(LedgerEntry.reason, LedgerEntry.amount)
-            .join(PlayerRecord)
-            .where(PlayerRecord.name == "alice")
-        )
-        ledger = list(rows)
-    reasons = [reason for reason, _ in ledger]
-    assert reasons.count("buy_in") == 1 and reasons.count("cash_out") == 1
-    assert sum(amount for _, amount in ledger) == 0
-
-
-async def test_the_lobby_gives_each_tables_average_pot_and_hands_an_hour(tmp_path: Path) -> None:
-    async with demo_server(tmp_path / "lobby.db", seats=3, bots=3) as demo:
-        async with asyncio.timeout(20):
-            while demo.runner.hands_played < 4:
-                await asyncio.sleep(0.01)
-        summary = demo.runner.summary()  # no await since: hands_played is what it counts
-        played = summary["hands_played"]
-        async with asyncio.timeout(10):
-            while await demo.server.store.count_hands() < played:
-                await asyncio.sleep(0.01)
-        hands = await demo.server.store.list_hands(table="demo", limit=1000)
-        pots = [h.pot for h in sorted(hands, key=lambda h: h.hand_number)][:played]
-        assert summary["average_pot"] == sum(pots) // played > 0
-        assert summary["hands_per_hour"] == played * 60  # open under a minute: per minute
 
 
 async def test_spam_from_one_address_leaves_room_for_everyone_else(tmp_path: Path) -> None:
@@ -535,75 +282,3 @@ async def test_spam_from_one_address_leaves_room_for_everyone_else(tmp_path: Pat
             finally:
                 for ws in spammers:
                     await ws.close()
-
-
-async def test_resume_takes_a_bounded_seq_and_one_ahead_of_the_table_is_incomplete(
-    tmp_path: Path,
-) -> None:
-    async with (
-        demo_server(tmp_path / "seq.db", bots=2) as demo,
-        connect(f"ws://{demo.address}/ws") as ws,
-    ):
-        await ask(ws, {"type": "hello", "name": "seqs"})
-        for huge in (2**53, 2**64):
-            reply = await ask(ws, {"type": "resume", "table": "demo", "last_seq": huge})
-            assert reply["code"] == "bad_message", reply
-        ahead = await ask(ws, {"type": "resume", "table": "demo", "last_seq": 2**53 - 1})
-        assert ahead["type"] == "resumed" and ahead["complete"] is False
-        assert ahead["missed"] == []
-
-
-@pytest.mark.parametrize("on_turn", [True, False])
-async def test_leaving_mid_hand_folds_without_waiting_for_the_clock(
-    tmp_path: Path, on_turn: bool
-) -> None:
-    """A player who leaves while a hand is running is folded at once if it is their turn,
-    else as soon as the action reaches them (here on the flop: the calling stations keep
-    the hand going): with a 30 s clock, the hand is over within a moment. They stand up
-    when it ends, their chips cashed out."""
-    clock = {"decision_seconds": 30.0, "time_bank_seconds": 60.0}
-    async with demo_server(tmp_path / "leave.db", seats=3, bots=2, **clock) as demo:
-        runner = demo.runner
-        ws = await seated(demo.address, "quitter", 2)
-        try:
-            request = await until(ws, "action_request", timeout=10)
-            hand = request["hand_number"]
-            if not on_turn:  # act, then leave while the others act
-                action = "check" if request["menu"]["can_check"] else "call"
-                await send(ws, type="act", table="demo", action_id="a1", action=action)
-                await until(ws, "ack")
-            await send(ws, type="leave", table="demo", id="bye")
-            assert (await until(ws, "leaving"))["seat"] == 2
-            started = asyncio.get_running_loop().time()
-            async with asyncio.timeout(5):
-                while runner.finished_through < hand:
-                    await asyncio.sleep(0.01)
-            assert asyncio.get_running_loop().time() - started < 2.0
-            assert 2 not in runner.seats  # stood up at the end of the hand
-        finally:
-            await ws.close()
-        async with demo.server.store.engine.connect() as conn:
-            rows = await conn.execute(
-                select(LedgerEntry.amount).join(PlayerRecord).where(PlayerRecord.name == "quitter")
-            )
-            assert sum(rows.scalars()) == 0  # bought in, played, cashed out
-
-
-async def test_a_disconnected_player_is_folded_on_their_clock_then_sat_out(
-    tmp_path: Path,
-) -> None:
-    """A seat whose connection dropped while it faced a decision is checked or folded when
-    its clock runs out, and is sat out: the next hands are dealt without it, and nobody
-    waits for it again."""
-    clock = {"decision_seconds": 0.3, "time_bank_seconds": 0.0}
-    async with demo_server(tmp_path / "gone.db", seats=3, bots=2, **clock) as demo:
-        runner = demo.runner
-        ws = await seated(demo.address, "gone", 2)
-        request = await until(ws, "action_request", timeout=10)
-        await ws.close()
-        hand = request["hand_number"]
-        async with asyncio.timeout(5):
-            while runner.finished_through < hand + 3:
-                await asyncio.sleep(0.01)
-        assert runner.table.is_sitting_out(2)
-        assert runner.seats[2].timeouts == 1  # one clock ran out, and only one

@@ -1,0 +1,180 @@
+"""What the table runner's layers share: the names others import (:class:`Player`,
+:class:`TableSettings`, :class:`TableError`, :class:`Subscriber`), and
+:class:`TableState`, the state of one table that every layer reads and writes.
+
+The state is declared here, in one place, so that each layer (one module a job, see
+``server/tables/__init__.py``) can be read knowing what it touches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import time
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine import Event, Table, TableConfig
+from server.bus import EventBus, LocalBus
+from server.fairness import Shuffle
+
+__all__ = [
+    "Clock",
+    "Command",
+    "HandStore",
+    "Player",
+    "Seat",
+    "Subscriber",
+    "TableError",
+    "TableSettings",
+    "TableState",
+]
+
+
+class TableError(Exception):
+    """A request the table refuses; ``code`` and the message go to that client only."""
+
+    def __init__(self, code: str, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.details = details
+        """More fields for the error message (``address`` for a table elsewhere)."""
+
+
+class Clock(Protocol):
+    """Time, injected: ``time.monotonic`` in production, a fake in tests."""
+
+    def __call__(self) -> float: ...
+
+
+class Subscriber(Protocol):
+    """A session as a table sees it: something to send messages to, without waiting."""
+
+    def send_table(self, table_id: str, hand_number: int, texts: Sequence[str]) -> None:
+        """A table's messages, which a delayed spectator receives late."""
+        ...
+
+    def send(self, text: str, *, urgent: bool = False) -> None:
+        """Send, in order. ``urgent`` marks an action request: it is written now (a
+        player is waiting for it), and its answer may come past the rate limit."""
+        ...
+
+    def hand_ended(self, table_id: str, hand_number: int) -> None:
+        """A hand is over (a spectator delayed by hands may see more)."""
+        ...
+
+    def stop_delay(self, table_id: str) -> None:
+        """Deliver everything held back for a spectator's delay, and end it."""
+        ...
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who sits in a seat (player ids exist only in the server, never in the engine)."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """A table: its engine configuration and the server's clock rules."""
+
+    table_id: str
+    name: str
+    config: TableConfig
+    decision_seconds: float = 30.0
+    time_bank_seconds: float = 60.0
+    timeouts_to_sit_out: int = 2
+    """Timeouts in a row after which a player is sat out."""
+    reconnect_grace_seconds: float = 60.0
+    hands_kept: int = 3
+    """Hands of events kept for clients resuming after a reconnection."""
+
+
+@dataclass
+class Seat:
+    """Who holds a seat, and how: their connection, clock and absence."""
+
+    player: Player
+    session: Subscriber | None
+    time_bank: float
+    since_seq: int
+    """The table's seq when this player sat: earlier events were not theirs to see."""
+    timeouts: int = 0
+    disconnected_at: float | None = None
+
+
+@dataclass
+class Command:
+    """A request in the table's queue; the runner sets ``reply`` when it is carried out."""
+
+    name: str
+    session: Subscriber | None
+    args: dict[str, Any]
+    reply: asyncio.Future[dict[str, Any]]
+
+
+HandStore = Callable[[Table, dict[int, Player], dt.datetime, Shuffle], Awaitable[None]]
+"""Stores a finished hand: the table, who sat where, when it started, its shuffle."""
+
+
+@dataclass
+class TableState:
+    """One table's state. Only its runner's task reads or writes it (one task a table)."""
+
+    settings: TableSettings
+    store_hand: HandStore | None = None
+    record_ledger: Callable[[int, int, str], Awaitable[None]] | None = None
+    """Records a balance change outside a hand: (player id, amount, reason)."""
+    clock: Clock = time.monotonic
+    new_shuffle: Callable[[str, int], Shuffle] = Shuffle.new
+    """A hand's secret seed and deck (docs/fairness.md); tests may fix the seeds."""
+    house_think_seconds: float = 0.2
+    """How long house bots wait before acting, so people can follow them."""
+    bus: EventBus = field(default_factory=LocalBus)
+    """Where the table's public events and lobby summary go beyond its subscribers."""
+    address: str | None = None
+    """The websocket URL of the server process hosting the table, for the lobby: with
+    several processes, a player connects there to sit (docs/operations.md)."""
+    table: Table = field(init=False)
+    seats: dict[int, Seat] = field(default_factory=dict, init=False)
+    waiting: deque[tuple[Player, int, Subscriber]] = field(default_factory=deque, init=False)
+    subscribers: dict[Subscriber, int | None] = field(default_factory=dict, init=False)
+    seq: int = field(default=0, init=False)
+    log: deque[tuple[int, int, Event]] = field(default_factory=deque, init=False)
+    leaving: set[int] = field(default_factory=set, init=False)
+    action_ids: OrderedDict[tuple[int, str], dict[str, Any]] = field(
+        default_factory=OrderedDict, init=False
+    )
+    hands_played: int = field(default=0, init=False)
+    house: dict[int, tuple[Player, Any, int]] = field(default_factory=dict, init=False)
+    """House bots by seat: (player, strategy with act(view, menu), buy-in)."""
+
+    def __post_init__(self) -> None:
+        self.table = Table(self.settings.config)
+        self.queue: asyncio.Queue[Command] = asyncio.Queue()
+        # The lifecycle (runner.py).
+        self._closing = False
+        self._abandoned = False  # another process has taken the table over
+        self._stopped = False  # run() has returned: nothing will answer a request
+        self.started_at: dict[int, dt.datetime] = {}
+        self.shuffles: dict[int, Shuffle] = {}
+        # The decision and its clock (clock.py).
+        self._decision: tuple[int, int, int] | None = None  # (hand, seat, actions so far)
+        self._decision_seq = 0  # the table's seq when the decision began: its requests' seq
+        self._decision_started = 0.0
+        self._resend: int | None = None  # a seat whose player reconnected mid-decision
+        self._absent: set[int] = set()  # disconnected seats whose clock ran out this hand
+        # Seating and the ledger (seating.py).
+        self._ever_seated = False
+        self.pending_ledger: list[tuple[int, int, str]] = []  # (player id, amount, reason)
+        # Stored hands (storing.py).
+        self._finished_through = 0  # hand number of the last hand over (being stored)
+        self._stored_through = 0  # hand number of the last hand stored
+        # What the lobby and the bus see (views.py).
+        self._state_timer: asyncio.TimerHandle | None = None  # see Views._state_soon
+        self.opened_at = self.clock()
+        self.recent: deque[tuple[float, int]] = deque()  # (when a hand ended, its pot)

@@ -1,0 +1,105 @@
+"""Writing hands: when a hand ends, it is stored (before the next one is dealt) and then
+who leaves is settled; :func:`store_with` writes a hand, with its seed, to the store and
+announces it on the bus."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from engine import Table, history
+from server import protocol
+from server.bus import EventBus
+from server.fairness import Shuffle
+from server.store import HandWriter, hand_rows
+from server.tables.base import HandStore, Player
+from server.tables.clock import Decisions
+
+
+class Storing(Decisions):
+    """Ends each hand once: stores it, then frees and stands up whoever goes."""
+
+    def number_hands_after(self, hand_number: int) -> None:
+        """Before the first hand: the next hand dealt is ``hand_number + 1``."""
+        assert self.table.hand is None, "a table numbers its hands before it deals one"
+        self.table.hand_number = self._finished_through = self._stored_through = hand_number
+
+    @property
+    def finished_through(self) -> int:
+        """The number of the last hand that is over and stored."""
+        return self._stored_through
+
+    async def _finish_if_over(self) -> None:
+        """Once per hand, when it ends: store it (before the next is dealt), then settle
+        who leaves."""
+        hand = self.table.hand
+        if hand is None or not hand.is_over or self.table.hand_number <= self._finished_through:
+            return
+        self._finished_through = self.table.hand_number
+        self.hands_played += 1
+        self.recent.append((self.clock(), sum(hand.totals)))
+        shuffle = self.shuffles.pop(self.table.hand_number)
+        if self.store_hand is not None:
+            players = {s: seat.player for s, seat in self.seats.items()}
+            started = self.started_at.pop(self.table.hand_number, dt.datetime.now(dt.UTC))
+            await self.store_hand(self.table, players, started, shuffle)
+        self._stored_through = self.table.hand_number
+        self._settle_seats()
+        await self._flush_ledger()
+        self.publish_summary()  # a hand more played, and who left
+
+    def _settle_seats(self) -> None:
+        """Between hands: free the busted seats (house bots buy in again), and stand up
+        whoever left during the hand or has been gone past the grace period."""
+        for seat in list(self.seats):
+            if seat not in self.table.occupied():  # busted: the engine stood them up
+                self._free(seat)
+                if seat in self.house:  # house bots buy in again: the demo goes on
+                    self._seat_house_bot(seat)
+            elif seat in self.leaving or self._gone(seat):
+                self._stand_up(seat)
+        self.leaving.clear()
+        self._absent.clear()
+
+
+def store_with(
+    writer: HandWriter, table_id: int, table_name: str, bus: EventBus | None = None
+) -> HandStore:
+    """A :data:`HandStore` writing finished hands, with their seeds, through ``writer``;
+    once a hand is committed, its summary goes to ``bus`` (no hole card: the events topic
+    has the cards that were shown)."""
+
+    async def store(
+        table: Table, players: dict[int, Player], started: dt.datetime, shuffle: Shuffle
+    ) -> None:
+        hand = table.hand
+        assert hand is not None
+        names = [players[s].name for s in hand.seats]
+        written = history.from_hand(hand, players=names)
+        written.fields["table"] = table_name
+        written.fields.update(shuffle.phh_fields())
+        rows = hand_rows(
+            hand,
+            table_id=table_id,
+            player_ids=[players[s].id for s in hand.seats],
+            names=names,
+            started_at=started,
+            ended_at=dt.datetime.now(dt.UTC),
+            history_text=history.dump(written),
+            deck_commitment=shuffle.commitment,
+            seed=shuffle.seed.hex(),
+        )
+        hand_id = await writer.write(rows)
+        if bus is not None and bus.active:
+            summary = {
+                "id": hand_id, "table": table_name, "hand_number": hand.setup.hand_number,
+                "started_at": started.isoformat(), "ended_at": rows.hand["ended_at"].isoformat(),
+                "pot": rows.hand["pot"], "board": [str(c) for c in hand.board],
+                "deck_commitment": shuffle.commitment,
+                "players": [
+                    {"seat": p["seat"], "name": name, "net": p["net"]}
+                    for p, name in zip(rows.players, names, strict=True)
+                ],
+            }  # fmt: skip
+            bus.publish(bus.topics.hand(hand_id), protocol.dumps(summary).encode())
+
+    return store

@@ -1,0 +1,198 @@
+"""What each subscriber may see: the events, numbered and redacted for each seat (the
+engine hides the cards, :func:`engine.redact`); the snapshots a client starts from or
+resumes with; the lobby's line for the table; and what goes to the bus."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from engine import Event, HandEnded, PlayerSat, PlayerSatIn, PlayerSatOut, PlayerStood, redact
+from server import protocol
+from server.fairness import Shuffle
+from server.tables.base import Subscriber, TableState
+
+log = logging.getLogger("pokerroom")
+
+RECENT_SECONDS = 3600.0  # the lobby's statistics cover the last hour
+STATE_SECONDS = 0.25  # the retained state on the bus lags the table by at most this
+_LOBBY_EVENTS = (PlayerSat, PlayerStood, PlayerSatOut, PlayerSatIn)  # change the summary
+
+
+class Views(TableState):
+    """The table as its subscribers, the lobby and the bus see it."""
+
+    # -- the lobby ---------------------------------------------------------------------
+
+    def summary(self) -> dict[str, Any]:
+        """The lobby's line for this table."""
+        cfg = self.settings.config
+        return {
+            "id": self.settings.table_id,
+            "name": self.settings.name,
+            "small_blind": cfg.small_blind,
+            "big_blind": cfg.big_blind,
+            "ante": cfg.ante,
+            "seats": cfg.seats,
+            "min_buy_in": cfg.min_buy_in,
+            "max_buy_in": cfg.max_buy_in,
+            "ante_kind": cfg.ante_kind.value,
+            "button_rule": cfg.button_rule.value,
+            "decision_seconds": self.settings.decision_seconds,
+            "time_bank_seconds": self.settings.time_bank_seconds,
+            "players": [
+                {"seat": s, "name": seat.player.name, "stack": self.table.stack(s)}
+                for s, seat in sorted(self.seats.items())
+                if s in self.table.occupied()  # not a player who just busted, until freed
+            ],
+            "waiting": [player.name for player, _, _ in self.waiting],
+            "hands_played": self.hands_played,
+            **self._recent_play(),
+            **({"address": self.address} if self.address is not None else {}),
+        }
+
+    def _recent_play(self) -> dict[str, int]:
+        """The lobby's statistics over the last hour: the average pot, and the hands an
+        hour (for a table younger than that, at the rate it has played since it opened,
+        counted over at least a minute so that one quick hand is not thousands an hour)."""
+        now = self.clock()
+        while self.recent and now - self.recent[0][0] > RECENT_SECONDS:
+            self.recent.popleft()
+        pots = [pot for _, pot in self.recent]
+        span = min(RECENT_SECONDS, max(60.0, now - self.opened_at))
+        return {
+            "average_pot": sum(pots) // len(pots) if pots else 0,
+            "hands_per_hour": round(len(pots) * 3600 / span),
+        }
+
+    # -- publishing ---------------------------------------------------------------------
+
+    def _publish(self, events: list[Event]) -> None:
+        """Number the events and send them: each subscriber gets them all at once, each
+        event redacted for its seat, and each distinct text serialized once."""
+        hand_number = self.table.hand_number
+        table_id = self.settings.table_id
+        batches: dict[Subscriber, list[str]] = {session: [] for session in self.subscribers}
+        public = self.bus.topics.table_events(table_id) if self.bus.active else None
+        for event in events:
+            self.seq += 1
+            self.log.append((self.seq, hand_number, event))
+            texts: dict[bool, str] = {}  # as dealt, and redacted
+            for session, seat in self.subscribers.items():
+                batches[session].append(self._event_text(texts, event, seat, hand_number))
+            if public is not None:  # as a spectator sees it: no card that was not shown
+                self.bus.publish(public, self._event_text(texts, event, None, hand_number).encode())
+        if public is not None:
+            if any(isinstance(event, _LOBBY_EVENTS) for event in events):
+                self.publish_summary()
+            self._state_soon()
+        ended = any(isinstance(event, HandEnded) for event in events)
+        for session, batch in batches.items():
+            self._deliver(session, partial(session.send_table, table_id, hand_number, batch))
+            if ended:
+                self._deliver(session, partial(session.hand_ended, table_id, hand_number))
+        if ended:
+            while self.log and self.log[0][1] <= hand_number - self.settings.hands_kept:
+                self.log.popleft()
+
+    def _event_text(
+        self, texts: dict[bool, str], event: Event, seat: int | None, hand_number: int
+    ) -> str:
+        """The event message as ``seat`` may see it, serialized once per redaction."""
+        seen = redact(event, seat)
+        text = texts.get(seen is event)
+        if text is None:
+            text = texts[seen is event] = protocol.dumps(
+                {"type": "event", "table": self.settings.table_id, "seq": self.seq,
+                 "hand_number": hand_number, "event": protocol.event_body(seen)}
+            )  # fmt: skip
+        return text
+
+    def _announce_commitment(self, number: int, shuffle: Shuffle) -> None:
+        """Hand ``number``'s deck commitment, to everyone: it goes out before any card,
+        so the deck cannot change afterwards."""
+        committed = protocol.dumps(
+            {"type": "deck_commitment", "table": self.settings.table_id,
+             "hand_number": number, "commitment": shuffle.commitment}
+        )  # fmt: skip
+        for session in list(self.subscribers):
+            self._deliver(
+                session, partial(session.send_table, self.settings.table_id, number, [committed])
+            )
+        if self.bus.active:  # for spectators in other processes too
+            self.bus.publish(
+                self.bus.topics.table_events(self.settings.table_id), committed.encode()
+            )
+
+    def publish_summary(self) -> None:
+        """The lobby's view of the table, retained on the bus for whoever looks later
+        (and the table's state)."""
+        if self.bus.active:
+            summary = protocol.dumps(self.summary()).encode()
+            self.bus.publish(self.bus.topics.lobby(self.settings.table_id), summary, retain=True)
+            self._state_soon()
+
+    def _state_soon(self) -> None:
+        """Publish the table's state (what a spectator in another process starts from,
+        retained) within :data:`STATE_SECONDS`, once for whatever happened meanwhile: a
+        snapshot per action would double what a busy table sends, and a broker coming
+        back would never catch up. A spectator who starts from a state a few events old
+        sees a gap and starts again from the next one (server/remote.py)."""
+        if self._state_timer is None:
+            loop = asyncio.get_running_loop()
+            self._state_timer = loop.call_later(STATE_SECONDS, self._publish_state)
+
+    def _publish_state(self) -> None:
+        self._state_timer = None
+        if not self._stopped:
+            snapshot = protocol.dumps(self._snapshot(None)).encode()
+            topic = self.bus.topics.table_state(self.settings.table_id)
+            self.bus.publish(topic, snapshot, retain=True)
+
+    def _deliver(self, session: Subscriber, send: Callable[[], None]) -> None:
+        """Send to one subscriber; a failure drops that subscriber, never the table."""
+        try:
+            send()
+        except Exception:
+            log.exception("table %s: error sending to a client", self.settings.table_id)
+            self.subscribers.pop(session, None)
+
+    # -- snapshots ----------------------------------------------------------------------
+
+    def _snapshot(self, seat: int | None) -> dict[str, Any]:
+        """The table as ``seat`` sees it now (``None``: as a spectator)."""
+        return {
+            "type": "snapshot",
+            "table": self.settings.table_id,
+            "seq": self.seq,
+            "view": protocol.view_body(self.table.view(seat), self._names()),
+            "summary": self.summary(),
+        }
+
+    def _names(self) -> dict[int, str]:
+        return {s: seat.player.name for s, seat in self.seats.items()}
+
+    def _cmd_spectate(self, session: Subscriber) -> dict[str, Any]:
+        self.subscribers.setdefault(session, None)
+        return self._snapshot(self.subscribers[session])
+
+    def _resumed(self, session: Subscriber, seat: int | None, last_seq: int) -> dict[str, Any]:
+        """Subscribe ``session`` for ``seat`` (``None``: a spectator), and answer its
+        resume: a snapshot and the events it missed since ``last_seq``, as it may see them."""
+        self.subscribers[session] = seat
+        # Events from before this player sat are shown as a spectator saw them: the
+        # seat's last occupant's cards are not the new occupant's to see.
+        since = self.seats[seat].since_seq if seat is not None else self.seq
+        missed = [
+            {"seq": s, "hand_number": h,
+             "event": protocol.event_body(redact(e, seat if s > since else None))}
+            for s, h, e in self.log
+            if s > last_seq
+        ]  # fmt: skip
+        # Complete when no event after last_seq has been dropped from the log. A seq
+        # ahead of the table's is another life's (a table taken over numbers afresh).
+        complete = last_seq <= self.seq and (not self.log or self.log[0][0] <= last_seq + 1)
+        return {**self._snapshot(seat), "type": "resumed", "missed": missed, "complete": complete}
