@@ -262,23 +262,26 @@ async def test_spam_from_one_address_leaves_room_for_everyone_else(tmp_path: Pat
                     "account": settings.accounts_per_address,
                     "too_many_accounts": 200 - settings.accounts_per_address,
                 }
-                # Someone else, somewhere else, is not stopped by any of it.
+                # Someone else, somewhere else, is not stopped by any of it; their table,
+                # sat at, stays open while the spam tables close.
                 async with connect(server.hosting.address, local_addr=("127.0.0.2", 0)) as ws:
                     await ask(ws, {"type": "hello", "name": "normal"})
                     table = await ask(ws, {"type": "create_table", "name": "Friday",
                                            "small_blind": 1, "big_blind": 2})  # fmt: skip
                     assert table["type"] == "table_created", table
+                    sat = await ask(ws, {"type": "sit", "table": "friday", "buy_in": 200})
+                    assert sat["type"] in ("seated", "waiting"), sat
                     account = await ask(ws, {"type": "create_account", "name": "normal-acct"})
                     assert account["type"] == "account", account
-                # The spam tables nobody sat at close within a second or so: then the
-                # address may open tables again (at the same pace: no faster).
-                async with asyncio.timeout(10):
-                    while any(t.startswith("s") for t in server.hosting.tables):
-                        await asyncio.sleep(0.05)
-                assert list(server.hosting.tables) == ["friday"]
-                again = await ask(spammers[1], {"type": "create_table", "name": "again",
-                                                "small_blind": 1, "big_blind": 2})  # fmt: skip
-                assert again["type"] == "table_created"
+                    # The spam tables nobody sat at close within a second or so: then the
+                    # address may open tables again (at the same pace: no faster).
+                    async with asyncio.timeout(10):
+                        while any(t.startswith("s") for t in server.hosting.tables):
+                            await asyncio.sleep(0.05)
+                    assert list(server.hosting.tables) == ["friday"]
+                    again = await ask(spammers[1], {"type": "create_table", "name": "again",
+                                                    "small_blind": 1, "big_blind": 2})  # fmt: skip
+                    assert again["type"] == "table_created"
             finally:
                 for ws in spammers:
                     await ws.close()
