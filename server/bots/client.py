@@ -16,16 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib.util
 import json
 import logging
 import random
 import re
 import secrets
-import sys
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Final
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -33,8 +30,9 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from engine import Action, ActionMenu, BetOrRaiseTo, CheckOrCall, Fold, TableView
 from server.bots.errors import BotClientError
+from server.bots.loader import load_bot_spec
 from server.bots.mirror import TableMirror
-from server.bots.strategies import Bot, load_bot
+from server.bots.strategies import Bot
 from server.bots.wire import act_message, menu_from_json
 
 __all__ = [
@@ -48,51 +46,6 @@ __all__ = [
 log = logging.getLogger("pokerroom.bot")
 
 _NAME: Final = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
-
-
-# -- loading a bot ---------------------------------------------------------------------------
-
-
-def load_bot_spec(spec: str) -> Bot:
-    """A bot from a built-in name, ``module:Class``, or ``path/to/file.py:Class``.
-
-    A ``module:Class`` whose module cannot be imported but names a file under the current
-    folder (``examples.my_bot`` -> ``examples/my_bot.py``) is loaded from that file: another
-    installed package of the same name (PyPokerEngine installs ``examples``) cannot hide
-    it. Raises :class:`ValueError` saying what is wrong.
-    """
-    module_name, colon, class_name = spec.rpartition(":")
-    if colon and (module_name.endswith(".py") or "/" in module_name or "\\" in module_name):
-        return _load_from_file(Path(module_name), class_name, spec)
-    try:
-        return load_bot(spec)
-    except ValueError as exc:
-        candidate = Path(*module_name.split(".")).with_suffix(".py") if module_name else None
-        if colon and candidate is not None and candidate.is_file() and "not found" in str(exc):
-            return _load_from_file(candidate, class_name, spec)
-        raise
-
-
-def _load_from_file(path: Path, class_name: str, spec: str) -> Bot:
-    if not path.is_file():
-        raise ValueError(f"bot file {str(path)!r} not found")
-    if not class_name:
-        raise ValueError(f"bot {spec!r} must look like 'path/to/file.py:Class'")
-    module_name = "_pokerroom_bot_" + re.sub(r"\W", "_", path.stem)
-    loader_spec = importlib.util.spec_from_file_location(module_name, path)
-    if loader_spec is None or loader_spec.loader is None:
-        raise ValueError(f"bot file {str(path)!r} cannot be loaded")
-    module = importlib.util.module_from_spec(loader_spec)
-    sys.modules[module_name] = module
-    try:
-        loader_spec.loader.exec_module(module)
-    except Exception as exc:
-        sys.modules.pop(module_name, None)
-        raise ValueError(f"bot file {str(path)!r} cannot be imported: {exc}") from exc
-    try:
-        return load_bot(f"{module_name}:{class_name}")
-    except ValueError as exc:  # name the file, not the module name made up for it
-        raise ValueError(str(exc).replace(module_name, str(path))) from exc
 
 
 # -- the client ------------------------------------------------------------------------------

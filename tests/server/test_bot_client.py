@@ -9,7 +9,6 @@ import dataclasses
 import json
 import logging
 import os
-import random
 import re
 import signal
 import sys
@@ -20,19 +19,10 @@ from typing import Any
 
 import pytest
 
-from engine import (
-    Action,
-    ActionMenu,
-    BetOrRaiseTo,
-    CheckOrCall,
-    Deck,
-    Table,
-    TableConfig,
-    TableView,
-)
+from engine import Action, ActionMenu, BetOrRaiseTo, CheckOrCall, TableConfig, TableView
 from server.app import PokerServer, ServerSettings
 from server.bots import Bot, load_bot
-from server.bots.client import BotClient, BotClientError, load_bot_spec
+from server.bots.client import BotClient, BotClientError
 from server.bots.wire import act_message
 from server.store import Store
 from server.tables import TableRunner
@@ -40,46 +30,6 @@ from tests.server.conftest import demo_server
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = (0.05, 0.5)  # reconnect quickly
-
-
-# -- loading bots ----------------------------------------------------------------------------
-
-
-def test_bots_load_by_name_module_file_and_shadowed_module(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.chdir(ROOT)
-    assert type(load_bot_spec("calling-station")).__name__ == "CallingStation"
-    assert type(load_bot_spec("server.bots.strategies:RandomBot")).__name__ == "RandomBot"
-    assert type(load_bot_spec("examples/my_bot.py:MyBot")).__name__ == "MyBot"
-    # PyPokerEngine installs a package called ``examples``: the folder here is still found.
-    assert type(load_bot_spec("examples.my_bot:MyBot")).__name__ == "MyBot"
-    with pytest.raises(ValueError, match="no class 'Nope'"):
-        load_bot_spec("examples/my_bot.py:Nope")
-    with pytest.raises(ValueError, match="not found"):
-        load_bot_spec("missing/bot.py:Bot")
-    broken = tmp_path / "broken.py"
-    broken.write_text("raise RuntimeError('boom')\n")
-    with pytest.raises(ValueError, match="cannot be imported: boom"):
-        load_bot_spec(f"{broken}:Bot")
-
-
-def test_the_example_bot_always_answers_from_the_menu() -> None:
-    bot = load_bot_spec(str(ROOT / "examples" / "my_bot.py") + ":MyBot")
-    rng = random.Random(5)
-    for _ in range(200):
-        table = Table(TableConfig(small_blind=50, big_blind=100, seats=4, min_buy_in=100))
-        for chair in range(4):
-            table.sit_down(chair, rng.choice([300, 10_000]))
-        table.start_hand(Deck.shuffled(rng))
-        while table.hand_in_progress:
-            seat = table.to_act
-            assert seat is not None
-            menu = table.legal_actions(seat)
-            assert menu is not None
-            action = bot.act(table.view(seat), menu)
-            assert menu.allows(action), (action, menu)
-            table.apply(action)
 
 
 def test_client_options_are_checked() -> None:
