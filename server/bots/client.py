@@ -3,460 +3,47 @@ protocol, as any outside player does.
 
 A bot is anything with ``act(view, menu) -> Action`` (:class:`server.bots.Bot`). The client
 says hello, finds a table (the one asked for, else the first with a free seat) and sits
-with a buy-in. From the table's snapshot and the events after it, a :class:`TableMirror`
-keeps the seat's picture of the table, so each ``action_request`` becomes the same
-:class:`engine.TableView` and :class:`engine.ActionMenu` a house bot gets, and the bot's
-answer goes back as an ``act`` message. When the connection drops the client reconnects
-with backoff, says hello again and resumes from the last event it saw; it re-buys when
-busted (``rebuy``), leaves after ``hands`` hands, and :meth:`BotClient.stop` leaves at the
-end of the current hand.
+with a buy-in. From the table's snapshot and the events after it, a
+:class:`server.bots.mirror.TableMirror` keeps the seat's picture of the table, so each
+``action_request`` becomes the same :class:`engine.TableView` and :class:`engine.ActionMenu`
+a house bot gets, and the bot's answer goes back as an ``act`` message. When the connection
+drops the client reconnects with backoff, says hello again and resumes from the last event
+it saw; it re-buys when busted (``rebuy``), leaves after ``hands`` hands, and
+:meth:`BotClient.stop` leaves at the end of the current hand.
 
->>> from engine import parse_cards
->>> menu = menu_from_json(3, {"can_fold": True, "can_check": False, "call": 100,
-...     "call_is_all_in": False, "can_raise": True, "raise_kind": "raise",
-...     "min_raise_to": 200, "max_raise_to": 10000, "raise_is_all_in_only": False})
->>> act_message("demo", "a1", BetOrRaiseTo(3, 300), menu)
-{'type': 'act', 'table': 'demo', 'action_id': 'a1', 'id': 'a1', 'action': 'raise', 'amount': 300}
->>> act_message("demo", "a2", CheckOrCall(3), menu)["action"]
-'call'
+:class:`BotClient` is the top of three layers: :mod:`server.bots.connection` (one websocket
+at a time, reconnection with backoff, paced sending), :mod:`server.bots.conversation`
+(keeping a seat at one table) and, here, the bot's decisions (:mod:`server.bots.decisions`
+asks the bot).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import importlib.util
-import json
 import logging
-import random
 import re
 import secrets
-import sys
-from collections.abc import Coroutine, Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any, Final
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
-
-from engine import (
-    Action,
-    ActionMenu,
-    AnteKind,
-    BetOrRaiseTo,
-    Card,
-    CheckOrCall,
-    Fold,
-    SeatView,
-    Street,
-    TableConfig,
-    TableView,
-)
-from server.bots.strategies import Bot, load_bot
+from engine import ActionMenu, TableView
+from server.bots.conversation import TableConversation
+from server.bots.decisions import BotCaller, Decision, safe_action
+from server.bots.errors import BotClientError
+from server.bots.loader import load_bot_spec
+from server.bots.strategies import Bot
+from server.bots.wire import act_message, menu_from_json
 
 __all__ = [
     "BotClient",
     "BotClientError",
     "ClientSummary",
-    "TableMirror",
-    "act_message",
-    "config_from_summary",
     "load_bot_spec",
-    "menu_from_json",
     "run_bot",
 ]
 
 log = logging.getLogger("pokerroom.bot")
 
 _NAME: Final = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
-
-
-class BotClientError(Exception):
-    """The client cannot go on: a refused hello or buy-in, no such table, a server that
-    stays unreachable."""
-
-
-# -- wire values -----------------------------------------------------------------------------
-
-
-def menu_from_json(seat: int, body: Mapping[str, Any]) -> ActionMenu:
-    """The :class:`ActionMenu` a request's ``menu`` describes (the inverse of
-    :func:`server.protocol.menu_body`)."""
-    return ActionMenu(
-        seat=seat,
-        can_fold=bool(body["can_fold"]),
-        can_check=bool(body["can_check"]),
-        call=int(body["call"]),
-        call_is_all_in=bool(body["call_is_all_in"]),
-        can_raise=bool(body["can_raise"]),
-        min_raise_to=int(body["min_raise_to"]),
-        max_raise_to=int(body["max_raise_to"]),
-        raise_is_all_in_only=bool(body["raise_is_all_in_only"]),
-        is_bet=body["raise_kind"] == "bet",
-    )
-
-
-def act_message(
-    table: str, action_id: str, action: Action, menu: ActionMenu, seq: int | None = None
-) -> dict[str, Any]:
-    """The ``act`` message for ``action``: check or call as the menu says, bet or raise with
-    the street total; with the request's ``seq``, so that a late answer is refused rather
-    than played in a later decision. The message ``id`` is the action id, so an error
-    names it."""
-    body: dict[str, Any] = {"type": "act", "table": table, "action_id": action_id, "id": action_id}
-    if seq is not None:
-        body["seq"] = seq
-    match action:
-        case Fold():
-            body["action"] = "fold"
-        case CheckOrCall():
-            body["action"] = "check" if menu.can_check else "call"
-        case BetOrRaiseTo(amount=amount):
-            body["action"] = "bet" if menu.is_bet else "raise"
-            body["amount"] = amount
-    return body
-
-
-def config_from_summary(summary: Mapping[str, Any]) -> TableConfig:
-    """A table's :class:`TableConfig` from its lobby summary. The summary does not say how
-    antes are paid: with an ante, :class:`TableMirror` guesses per player until it sees a
-    hand."""
-    ante = int(summary.get("ante", 0))
-    return TableConfig(
-        small_blind=int(summary["small_blind"]),
-        big_blind=int(summary["big_blind"]),
-        seats=int(summary["seats"]),
-        ante=ante,
-        ante_kind=AnteKind.PER_PLAYER if ante else AnteKind.NONE,
-        min_buy_in=int(summary.get("min_buy_in", 0)),
-        max_buy_in=int(summary.get("max_buy_in", 0)),
-    )
-
-
-def _cards(value: Iterable[str] | None) -> tuple[Card, ...] | None:
-    return None if value is None else tuple(Card.parse(c) for c in value)
-
-
-def _street(value: str | None) -> Street | None:
-    return None if value is None else Street[value.upper()]
-
-
-def _build_pots(contributions: list[int], live: list[bool]) -> list[tuple[int, tuple[int, ...]]]:
-    """Main pot then side pots, as the engine builds them (``engine.pots.build_pots``):
-    one per distinct total among live players, merged when eligible players are the same."""
-    levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive and c > 0})
-    pots: list[tuple[int, tuple[int, ...]]] = []
-    previous = 0
-    for level in levels:
-        amount = sum(min(c, level) - min(c, previous) for c in contributions)
-        eligible = tuple(
-            i for i, (c, alive) in enumerate(zip(contributions, live, strict=True))
-            if alive and c >= level
-        )  # fmt: skip
-        if pots and pots[-1][1] == eligible:
-            pots[-1] = (pots[-1][0] + amount, eligible)
-        else:
-            pots.append((amount, eligible))
-        previous = level
-    excess = sum(max(c - previous, 0) for c in contributions)
-    if excess and pots:
-        pots[-1] = (pots[-1][0] + excess, pots[-1][1])
-    elif excess:  # only folded money (dead money not known as such after a snapshot)
-        pots.append((excess, tuple(i for i, alive in enumerate(live) if alive)))
-    return pots
-
-
-# -- the table as one seat sees it -----------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _SeatState:
-    stack: int
-    name: str = ""
-    in_hand: bool = False
-    folded: bool = False
-    all_in: bool = False
-    street_total: int = 0
-    hand_total: int = 0
-    dead: int = 0  # dead blinds: main-pot money that is nobody's live contribution
-    ante: int = 0  # antes; dead money too when the big blind pays them for the table
-    sitting_out: bool = False
-    waiting_for_big_blind: bool = False
-    cards: tuple[Card, ...] | None = None
-
-
-class TableMirror:
-    """One seat's picture of a table: built from a ``snapshot`` (or ``resumed``) message and
-    kept current by applying each ``event`` body in order.
-
-    :meth:`view` gives the :class:`TableView` the engine would give that seat, except that
-    ``to_act`` (which no event names) is whoever the caller says. Pot amounts are exact;
-    after a mid-hand snapshot, dead blinds posted before it are counted as their poster's
-    live contribution (the snapshot does not single them out), which can only move chips
-    between a main pot and a side pot, never change their sum.
-    """
-
-    def __init__(self, table: str, config: TableConfig, viewer: int | None) -> None:
-        self.table = table
-        self.config = config
-        self.viewer = viewer
-        self.hand_number = 0
-        self.hand_in_progress = False
-        self.street: Street | None = None
-        self.board: tuple[Card, ...] = ()
-        self.button: int | None = None
-        self.seats: dict[int, _SeatState] = {}
-        self._snapshot_pots: tuple[int, ...] | None = None
-        self._antes_posted = 0
-        self._ante_known = config.ante == 0
-
-    @classmethod
-    def from_snapshot(
-        cls, message: Mapping[str, Any], config: TableConfig | None = None
-    ) -> TableMirror:
-        """From a ``snapshot`` or ``resumed`` message (``config`` defaults to what its
-        ``summary`` says)."""
-        view = message["view"]
-        if config is None:
-            config = config_from_summary(message["summary"])
-        mirror = cls(str(message["table"]), config, view["viewer"])
-        mirror.hand_number = int(view["hand_number"])
-        mirror.hand_in_progress = bool(view["hand_in_progress"])
-        mirror.street = _street(view["street"])
-        mirror.board = _cards(view["board"]) or ()
-        mirror.button = view["button"]
-        for s in view["seats"]:
-            mirror.seats[int(s["seat"])] = _SeatState(
-                stack=int(s["stack"]),
-                name=str(s.get("name", "")),
-                in_hand=bool(s["in_hand"]),
-                folded=bool(s["folded"]),
-                all_in=bool(s["all_in"]),
-                street_total=int(s["street_total"]),
-                hand_total=int(s["hand_total"]),
-                sitting_out=bool(s["sitting_out"]),
-                waiting_for_big_blind=bool(s["waiting_for_big_blind"]),
-                cards=_cards(s["cards"]),
-            )
-        mirror._snapshot_pots = tuple(int(p) for p in view["pots"])
-        return mirror
-
-    @property
-    def names(self) -> dict[int, str]:
-        """Who sits where, as far as the snapshot said (events do not carry names)."""
-        return {seat: s.name for seat, s in self.seats.items()}
-
-    def stack(self, seat: int) -> int | None:
-        state = self.seats.get(seat)
-        return None if state is None else state.stack
-
-    def apply(self, event: Mapping[str, Any]) -> None:
-        """Apply one event body (``message["event"]``); unknown types change nothing."""
-        self._snapshot_pots = None  # from now on the pots are computed from the totals
-        kind = event.get("type")
-        seat = event.get("seat")
-        state = self.seats.get(seat) if isinstance(seat, int) else None
-        match kind:
-            case "hand_started":
-                self._hand_started(event)
-            case "forced_bet_posted" | "action_taken" if state is not None:
-                self._chips_in(state, event)
-            case "hole_cards_dealt" if state is not None:
-                self._learn_ante_kind()
-                if event.get("cards") is not None:
-                    state.cards = _cards(event["cards"])
-            case "board_dealt":
-                self.street = _street(event["street"])
-                self.board = _cards(event["board"]) or ()
-                for s in self.seats.values():
-                    s.street_total = 0
-            case "uncalled_bet_returned" if state is not None:
-                amount = int(event["amount"])
-                state.street_total -= amount
-                state.hand_total -= amount
-                state.stack = int(event["stack"])
-                state.all_in = state.stack == 0
-            case "cards_shown" if state is not None:
-                state.cards = _cards(event["cards"])
-            case "hand_ended":
-                self.hand_in_progress = False
-                self.board = _cards(event["board"]) or ()
-                for s, stack in event["stacks"]:
-                    if s in self.seats:
-                        self.seats[s].stack = int(stack)
-            case "player_sat":
-                self.seats[int(event["seat"])] = _SeatState(
-                    stack=int(event["stack"]),
-                    waiting_for_big_blind=bool(event["waiting_for_big_blind"]),
-                )
-            case "player_stood":
-                self.seats.pop(int(event["seat"]), None)
-            case "player_sat_out" if state is not None:
-                state.sitting_out = True
-            case "player_sat_in" if state is not None:
-                state.sitting_out = False
-                state.waiting_for_big_blind = bool(event["waiting_for_big_blind"])
-            case _:
-                pass  # cards_mucked, pot_awarded: stacks arrive with hand_ended
-
-    def _chips_in(self, state: _SeatState, event: Mapping[str, Any]) -> None:
-        """A forced bet or an action: the event has the seat's new amounts."""
-        state.street_total = int(event["street_total"])
-        state.hand_total = int(event["hand_total"])
-        state.stack = int(event["stack"])
-        state.all_in = bool(event["all_in"])
-        match event.get("kind"):
-            case "dead_blind":
-                state.dead += int(event["increment"])
-            case "ante":
-                state.ante += int(event["increment"])
-                self._antes_posted += 1
-            case "fold":
-                state.folded = True
-            case _:
-                pass
-
-    def _hand_started(self, event: Mapping[str, Any]) -> None:
-        stakes = (int(event["small_blind"]), int(event["big_blind"]), int(event["ante"]))
-        cfg = self.config
-        if stakes != (cfg.small_blind, cfg.big_blind, cfg.ante):  # a tournament's new level
-            kind = cfg.ante_kind if stakes[2] and cfg.ante else AnteKind.NONE
-            if stakes[2] and kind is AnteKind.NONE:
-                kind, self._ante_known = AnteKind.PER_PLAYER, False  # until a hand shows
-            self.config = replace(
-                cfg, small_blind=stakes[0], big_blind=stakes[1], ante=stakes[2], ante_kind=kind
-            )
-        self.hand_number = int(event["hand_number"])
-        self.hand_in_progress = True
-        self.street = Street.PREFLOP
-        self.board = ()
-        self.button = event["button"]
-        self._antes_posted = 0
-        dealt = dict(zip(event["seats"], event["stacks"], strict=True))
-        for seat in dealt:
-            self.seats.setdefault(seat, _SeatState(stack=0))
-        for seat, s in self.seats.items():
-            s.in_hand = seat in dealt
-            s.folded = s.all_in = False
-            s.street_total = s.hand_total = s.dead = s.ante = 0
-            s.cards = None
-            if s.in_hand:
-                s.stack = int(dealt[seat])
-                s.waiting_for_big_blind = False  # dealt in: done waiting
-
-    def _learn_ante_kind(self) -> None:
-        """The summary gives the ante but not who pays it: one ante at a hand of two or more
-        means the big blind pays for the table."""
-        if self._ante_known or not self.hand_in_progress:
-            return
-        dealt = sum(1 for s in self.seats.values() if s.in_hand)
-        if self._antes_posted and dealt >= 2:
-            kind = AnteKind.BIG_BLIND if self._antes_posted == 1 else AnteKind.PER_PLAYER
-            self.config = replace(self.config, ante_kind=kind)
-            self._ante_known = True
-
-    def pots(self) -> tuple[int, ...]:
-        """Main pot then side pots from the streets already played (this street's chips are
-        each seat's ``street_total``); empty between hands."""
-        if not self.hand_in_progress:
-            return ()
-        if self._snapshot_pots is not None:
-            return self._snapshot_pots
-        dealt = [s for _, s in sorted(self.seats.items()) if s.in_hand]
-        big_blind_ante = self.config.ante_kind is AnteKind.BIG_BLIND
-        dead = [s.dead + (s.ante if big_blind_ante else 0) for s in dealt]
-        contributions = [
-            s.hand_total - d - s.street_total for s, d in zip(dealt, dead, strict=True)
-        ]
-        pots = [amount for amount, _ in _build_pots(contributions, [not s.folded for s in dealt])]
-        if sum(dead):
-            if pots:
-                pots[0] += sum(dead)
-            else:
-                pots = [sum(dead)]
-        return tuple(pots)
-
-    def view(self, *, to_act: int | None = None, legal: ActionMenu | None = None) -> TableView:
-        """The viewer's :class:`TableView`, with ``to_act`` and ``legal`` as given."""
-        live = self.hand_in_progress
-        seats = tuple(
-            SeatView(
-                seat=seat,
-                stack=s.stack,
-                in_hand=s.in_hand,
-                folded=s.in_hand and s.folded,
-                all_in=s.in_hand and s.all_in,
-                street_total=s.street_total if s.in_hand and live else 0,
-                hand_total=s.hand_total if s.in_hand else 0,
-                sitting_out=s.sitting_out,
-                waiting_for_big_blind=s.waiting_for_big_blind,
-                has_cards=s.in_hand and not s.folded,
-                cards=s.cards if s.in_hand else None,
-            )
-            for seat, s in sorted(self.seats.items())
-        )
-        return TableView(
-            viewer=self.viewer,
-            config=self.config,
-            hand_number=self.hand_number,
-            hand_in_progress=live,
-            street=self.street,
-            board=self.board,
-            pots=self.pots(),
-            button=self.button,
-            to_act=to_act if live else None,
-            seats=seats,
-            legal=legal,
-        )
-
-
-# -- loading a bot ---------------------------------------------------------------------------
-
-
-def load_bot_spec(spec: str) -> Bot:
-    """A bot from a built-in name, ``module:Class``, or ``path/to/file.py:Class``.
-
-    A ``module:Class`` whose module cannot be imported but names a file under the current
-    folder (``examples.my_bot`` -> ``examples/my_bot.py``) is loaded from that file: another
-    installed package of the same name (PyPokerEngine installs ``examples``) cannot hide
-    it. Raises :class:`ValueError` saying what is wrong.
-    """
-    module_name, colon, class_name = spec.rpartition(":")
-    if colon and (module_name.endswith(".py") or "/" in module_name or "\\" in module_name):
-        return _load_from_file(Path(module_name), class_name, spec)
-    try:
-        return load_bot(spec)
-    except ValueError as exc:
-        candidate = Path(*module_name.split(".")).with_suffix(".py") if module_name else None
-        if colon and candidate is not None and candidate.is_file() and "not found" in str(exc):
-            return _load_from_file(candidate, class_name, spec)
-        raise
-
-
-def _load_from_file(path: Path, class_name: str, spec: str) -> Bot:
-    if not path.is_file():
-        raise ValueError(f"bot file {str(path)!r} not found")
-    if not class_name:
-        raise ValueError(f"bot {spec!r} must look like 'path/to/file.py:Class'")
-    module_name = "_pokerroom_bot_" + re.sub(r"\W", "_", path.stem)
-    loader_spec = importlib.util.spec_from_file_location(module_name, path)
-    if loader_spec is None or loader_spec.loader is None:
-        raise ValueError(f"bot file {str(path)!r} cannot be loaded")
-    module = importlib.util.module_from_spec(loader_spec)
-    sys.modules[module_name] = module
-    try:
-        loader_spec.loader.exec_module(module)
-    except Exception as exc:
-        sys.modules.pop(module_name, None)
-        raise ValueError(f"bot file {str(path)!r} cannot be imported: {exc}") from exc
-    try:
-        return load_bot(f"{module_name}:{class_name}")
-    except ValueError as exc:  # name the file, not the module name made up for it
-        raise ValueError(str(exc).replace(module_name, str(path))) from exc
-
-
-# -- the client ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -476,7 +63,7 @@ class ClientSummary:
     errors: tuple[dict[str, Any], ...] = field(default=())
 
 
-class BotClient:
+class BotClient(TableConversation):
     """Plays ``bot`` at the server at ``url`` (``ws://host:port/ws``) until it has played
     ``hands`` hands (``None``: until stopped or busted).
 
@@ -500,9 +87,6 @@ class BotClient:
     decisions answered (one asked again after a reconnection is answered with the same
     action id, and counts once) and :attr:`acks` those the server acknowledged.
     """
-
-    SEND_RATE: float = 15.0
-    SEND_BURST: int = 40
 
     def __init__(
         self,
@@ -531,116 +115,28 @@ class BotClient:
             raise ValueError(f"hands must be at least 1, got {hands}")
         if buy_in is not None and buy_in <= 0:
             raise ValueError(f"a buy-in must be positive, got {buy_in}")
+        super().__init__(
+            url, name=name, token=token, table=table, buy_in=buy_in, hands=hands, rebuy=rebuy,
+            wait_for_big_blind=wait_for_big_blind, max_retries=max_retries, backoff=backoff,
+        )  # fmt: skip
         self.bot = bot
-        self.url = url
-        self.name = name
-        self.token = token
-        self.buy_in = buy_in
-        self.hands = hands
-        self.rebuy = rebuy
-        self.wait_for_big_blind = wait_for_big_blind
         self.think_in_thread = think_in_thread
-        self.max_retries = max_retries
-        self.backoff = backoff
-        # What the run has done, for callers and tests.
-        self.player: str | None = name
-        self.table: str | None = table
-        self.mirror: TableMirror | None = None
-        self.hands_played = 0
-        self.reconnects = 0
-        self._connected = False  # ever: until then, a few failures are enough to give up
-        self.rebuys = 0
         self.actions = 0
         self.acks = 0
-        self.errors: list[dict[str, Any]] = []
-        self.seats_taken: list[int] = []
-        """Every seat the client was given (a seat kept across a reconnection counts once)."""
-        self._fixed_table = table is not None
-        self._init_run()
-
-    def _init_run(self) -> None:
-        self._summary: dict[str, Any] | None = None  # the table's lobby line
+        self._caller = BotCaller(bot)
         self._run_id = secrets.token_hex(3)
-        self._counter = 0
-        self._ws: ClientConnection | None = None
-        self._last_seq = 0
-        self._counted_through = 0  # events up to this seq are counted in hands_played
-        self._finish: str | None = None
-        self._done = False
-        self._stops = 0
-        self._wake = asyncio.Event()
-        self._tasks: set[asyncio.Task[None]] = set()
         self._pending: dict[str, tuple[dict[str, Any], ActionMenu]] = {}  # acts not yet acked
-        self._thinking: _Decision | None = None
+        self._thinking: Decision | None = None
         # The action id of our decision still open at the table: an act names no decision,
         # so one sent after its decision closed could be applied to the next (see _recover).
         self._open: str | None = None
-        self._bot_lock = asyncio.Lock()
-        self._pace = asyncio.Lock()
         self._sent: set[str] = set()  # action ids (a decision asked again keeps its id)
         self._acked: set[str] = set()
-        self._busted = False
-        self._joined = False  # seated or on the waiting list at some point: resume, not sit
-        self._failures = 0
-        self._lobby_failures = 0
-        self._session: str | None = None  # from the welcome: says hello again as us
-        self._last_seat: int | None = None  # the seat we held last, to count missed events
-        self._last_stack: int | None = None
-        self._moved = False  # sent to the server process hosting our table: go there now
-        self._reset_connection()
-
-    def _reset_connection(self) -> None:
-        self._tokens, self._stamp, self._rate = float(self.SEND_BURST), 0.0, self.SEND_RATE
-        self._recovering = False
-        self._welcomed = False
-        self._resuming = False
-        self._sit_pending = False
-        self._waiting_list = False
-        self._leave_sent = False
-        self._sit_in_pending = False
-
-    @property
-    def seat(self) -> int | None:
-        """The seat held now, if any."""
-        return None if self.mirror is None else self.mirror.viewer
-
-    # -- running ----------------------------------------------------------------------------
 
     async def run(self) -> ClientSummary:
         """Play until done; :class:`BotClientError` if the server refuses us or stays
         unreachable for ``max_retries`` attempts in a row."""
-        try:
-            while not self._done:
-                problem = await self._connect_once()
-                if self._done:
-                    break
-                if self._stops:  # stopped while the connection was down: nothing to leave
-                    self._end("stopped")
-                    break
-                if self._moved:  # not a failure: connect to the table's process at once
-                    self._moved = False
-                    continue
-                self._failures += 1
-                if self.max_retries is not None and self._failures > self.max_retries:
-                    raise BotClientError(
-                        f"gave up after {self._failures} failed connections: {problem}"
-                    )
-                if self.max_retries is not None and not self._connected and self._failures >= 3:
-                    # Never reached: most likely a wrong address, not a server restarting.
-                    raise BotClientError(problem)
-                first, longest = self.backoff
-                delay = min(longest, first * 2 ** (self._failures - 1))
-                delay *= random.uniform(0.8, 1.2)
-                log.warning("%s: %s; reconnecting in %.1fs", self.player, problem, delay)
-                self._wake.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), delay)
-                self.reconnects += 1
-        finally:
-            for task in list(self._tasks):
-                task.cancel()
-            if self._tasks:
-                await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._keep_connected()
         return ClientSummary(
             player=self.player or "",
             table=self.table,
@@ -652,362 +148,6 @@ class BotClient:
             actions=self.actions,
             errors=tuple(self.errors),
         )
-
-    async def _connect_once(self) -> str:
-        """One connection, start to end; returns what ended it when that was not us."""
-        self._reset_connection()
-        try:
-            async with connect(self.url, open_timeout=10, max_size=2**22) as ws:
-                self._ws = ws
-                self._connected = True
-                try:
-                    await self._converse(ws)
-                finally:
-                    self._ws = None
-                if self._done:
-                    return "done"
-                return f"the server closed the connection ({ws.close_code} {ws.close_reason})"
-        except InvalidURI as exc:
-            raise BotClientError(f"bad server URL: {exc}") from exc
-        except InvalidStatus as exc:
-            if 400 <= exc.response.status_code < 500:
-                raise BotClientError(f"{self.url}: {exc}") from exc
-            return str(exc)
-        except ConnectionClosed as exc:
-            return f"the connection dropped ({exc})"
-        except (OSError, InvalidHandshake, TimeoutError) as exc:
-            return f"cannot connect to {self.url}: {exc or type(exc).__name__}"
-
-    async def _hello(self) -> None:
-        """Who we are: the session an earlier welcome gave us (a guest's name is theirs alone
-        once used), else the account token or the guest name."""
-        hello: dict[str, Any] = {"type": "hello", "id": "hello"}
-        if self._session is not None:
-            hello["session"] = self._session
-        elif self.token is not None:
-            hello["token"] = self.token
-        else:
-            hello["name"] = self.name
-        await self._send(hello)
-
-    async def _converse(self, ws: ClientConnection) -> None:
-        await self._hello()
-        async for raw in ws:
-            try:
-                message = json.loads(raw)
-            except ValueError:
-                log.warning("%s: the server sent something that is not JSON", self.player)
-                continue
-            if not isinstance(message, dict):
-                continue
-            if log.isEnabledFor(logging.DEBUG):  # the session token is a secret: not logged
-                shown = {**message, "session": "…"} if "session" in message else message
-                log.debug("%s <- %s", self.player, json.dumps(shown))
-            await self._on_message(message)
-            if not self._done:
-                await self._reconcile()
-            if self._done:
-                break
-        if self._done and self._pending:
-            # Every act gets an ack or an error; wait a moment for the last ones.
-            with contextlib.suppress(TimeoutError, ConnectionClosed):
-                async with asyncio.timeout(5):
-                    while self._pending:
-                        await self._on_message(json.loads(await ws.recv()))
-
-    def stop(self) -> None:
-        """Leave at the end of the current hand, then return from :meth:`run`. A second call
-        closes the connection at once. Safe to call from a signal handler on the loop."""
-        self._stops += 1
-        self._wake.set()
-        if self._finish is None:
-            self._finish = "stopped"
-        if self._stops > 1 or self._ws is None:
-            self._done = True
-            if self._finish == "stopped" and self._stops > 1:
-                self._finish = "closed"
-            if self._ws is not None:
-                self._spawn(self._ws.close())
-            return
-        self._spawn(self._reconcile())
-
-    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
-        async def guarded() -> None:
-            with contextlib.suppress(ConnectionClosed):
-                await coro
-
-        task = asyncio.get_running_loop().create_task(guarded())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def _end(self, reason: str) -> None:
-        self._finish_when_done(reason)
-        self._done = True
-
-    def _finish_when_done(self, reason: str) -> None:
-        """Finish (leave the table, then return) for ``reason``; the first reason stands."""
-        if self._finish is None:
-            self._finish = reason
-
-    async def _send(self, message: dict[str, Any]) -> None:
-        ws = self._ws
-        if ws is None:
-            return
-        async with self._pace:
-            # Stay under the server's rate limit (docs/protocol.md, Limits): a message over
-            # it is not read. A fast table can ask for more actions than that.
-            loop = asyncio.get_running_loop()
-            now = loop.time()
-            self._tokens = min(self.SEND_BURST, self._tokens + (now - self._stamp) * self._rate)
-            self._stamp = now
-            if self._tokens < 1:
-                await asyncio.sleep((1 - self._tokens) / self._rate)
-                self._tokens, self._stamp = 1.0, loop.time()
-            self._tokens -= 1
-        if self._ws is ws:
-            await ws.send(json.dumps(message))
-
-    async def _recover(self) -> None:
-        """After ``rate_limited``: send again whatever may have been the message not read.
-        An act goes again only while its decision is open, with its id (it acts at most
-        once); a repeated sit, sit_in or leave gets an error that changes nothing."""
-        await asyncio.sleep(1.0)
-        self._recovering = False
-        if self._open in self._pending:  # only while its decision is open
-            await self._send(self._pending[self._open][0])
-        self._sit_pending = self._sit_in_pending = self._leave_sent = False
-        if self._resuming:
-            await self._send_resume()
-        if self._welcomed and self._summary is None:  # the lobby was asked for, unread
-            await self._list_tables()
-        await self._reconcile()
-
-    async def _send_resume(self) -> None:
-        """Ask for the table again: a snapshot and every event after the last we saw."""
-        await self._send(
-            {"type": "resume", "table": self.table, "last_seq": self._last_seq,
-             "id": self._next_id("resume")}
-        )  # fmt: skip
-
-    def _next_id(self, kind: str) -> str:
-        self._counter += 1
-        return f"{kind}-{self._counter}"
-
-    # -- keeping the seat we want ----------------------------------------------------------
-
-    async def _reconcile(self) -> None:
-        """Send whatever moves us towards where we want to be: seated and playing, or (when
-        finishing) gone from the table."""
-        if self._ws is None or not self._welcomed or self._resuming or self.table is None:
-            return
-        if self._summary is None:
-            return
-        seated = self.mirror is not None
-        if self._finish is not None:
-            if (seated or self._waiting_list) and not self._leave_sent:
-                self._leave_sent = True
-                await self._send(
-                    {"type": "leave", "table": self.table, "id": self._next_id("leave")}
-                )
-            elif not seated and not self._waiting_list and not self._sit_pending:
-                self._done = True
-            return
-        if seated:
-            assert self.mirror is not None and self.seat is not None
-            me = self.mirror.seats.get(self.seat)
-            if me is not None and me.sitting_out and not self._sit_in_pending:
-                self._sit_in_pending = True
-                log.info("%s: sitting in again at seat %d", self.player, self.seat)
-                await self._send(
-                    {"type": "sit_in", "table": self.table, "id": self._next_id("sit_in"),
-                     "post": not self.wait_for_big_blind}
-                )  # fmt: skip
-            return
-        if self._sit_pending or self._waiting_list:
-            return
-        if self._busted and not self.rebuy:
-            self._end("busted")
-            return
-        if self._busted:
-            self.rebuys += 1
-            log.info("%s: busted; buying in again", self.player)
-        self._busted = False
-        buy_in = self.buy_in or int(self._summary["max_buy_in"])
-        self._sit_pending = True
-        await self._send(
-            {"type": "sit", "table": self.table, "id": self._next_id("sit"), "buy_in": buy_in,
-             "wait_for_big_blind": self.wait_for_big_blind}
-        )  # fmt: skip
-
-    # -- messages ---------------------------------------------------------------------------
-
-    async def _on_message(self, m: dict[str, Any]) -> None:
-        kind = m.get("type")
-        if m.get("table") not in (None, self.table):
-            return  # another table's news (we never watch one)
-        match kind:
-            case "welcome":
-                self._on_welcome(m)
-                if self._joined and self.table is not None:
-                    self._resuming = True
-                    await self._send_resume()
-                else:
-                    await self._list_tables()
-            case "tables":
-                self._lobby_failures = 0
-                await self._choose_table(m["tables"])
-            case "snapshot":
-                self._on_snapshot(m)
-            case "resumed":
-                self._on_resumed(m)
-            case "seated":
-                self._sit_pending = False
-                log.info(
-                    "%s: seated at %s seat %s with %s", self.player, self.table, m["seat"],
-                    m["stack"],
-                )  # fmt: skip
-            case "waiting":
-                self._sit_pending = False
-                self._waiting_list = self._joined = True
-                log.info("%s: the table is full; waiting list position %s", self.player,
-                         m["position"])  # fmt: skip
-            case "event":
-                await self._on_event(m)
-            case "action_request":
-                await self._on_action_request(m)
-            case "ack":
-                self._acked.add(str(m.get("action_id")))
-                self.acks = len(self._acked)
-                self._pending.pop(str(m.get("action_id")), None)
-            case "error":
-                await self._on_error(m)
-            case "left":
-                self.mirror = None
-                self._waiting_list = False
-                self._finish_when_done("stopped")
-            case "sat_in":
-                self._sit_in_pending = False
-            case _:
-                pass  # leaving, sat_out, deck_commitment, pong: nothing to do
-
-    async def _list_tables(self, delay: float = 0.0) -> None:
-        if delay:
-            await asyncio.sleep(delay)
-        await self._send({"type": "list_tables", "id": self._next_id("tables")})
-
-    def _on_welcome(self, m: dict[str, Any]) -> None:
-        self._welcomed = True
-        if isinstance(m.get("session"), str):
-            self._session = m["session"]
-        self._failures = 0
-        self.player = str(m["player"]["name"])
-        log.info("%s: connected to %s", self.player, self.url)
-
-    async def _choose_table(self, tables: list[dict[str, Any]]) -> None:
-        by_id = {t["id"]: t for t in tables}
-        if self._fixed_table:
-            if self.table not in by_id:
-                raise BotClientError(f"no table {self.table!r} on the server")
-            chosen = by_id[self.table]
-        else:
-            free = [t for t in tables if len(t["players"]) < t["seats"]]
-            if not free and not tables:
-                raise BotClientError("the server has no tables")
-            chosen = (free or tables)[0]
-        self.table = str(chosen["id"])
-        self._summary = chosen
-
-    def _on_snapshot(self, m: dict[str, Any]) -> None:
-        self._summary = m["summary"]
-        if m["view"]["viewer"] is None:
-            return  # not seated (a spectator's snapshot): nothing of ours
-        self._take(TableMirror.from_snapshot(m), int(m["seq"]))
-        self._sit_pending = self._waiting_list = False
-        assert self.seat is not None
-        self.seats_taken.append(self.seat)
-
-    def _take(self, mirror: TableMirror, seq: int) -> None:
-        self.mirror = mirror
-        self._joined = True
-        self._last_seq = seq
-        self._counted_through = max(self._counted_through, seq)
-        self._last_seat = mirror.viewer
-        if mirror.viewer is not None:
-            self._last_stack = mirror.stack(mirror.viewer)
-
-    def _on_resumed(self, m: dict[str, Any]) -> None:
-        self._resuming = False
-        self._supersede()  # a decision still open is asked again, with the same id
-        self._open = None
-        self._summary = m["summary"]
-        for missed in m.get("missed", []):
-            self._count(int(missed["seq"]), missed["event"], self._last_seat)
-        self.mirror = None
-        if m["view"]["viewer"] is not None:
-            self._take(TableMirror.from_snapshot(m), int(m["seq"]))
-            if not self.seats_taken or self.seats_taken[-1] != self.seat:
-                assert self.seat is not None
-                self.seats_taken.append(self.seat)
-            log.info("%s: resumed at %s seat %s", self.player, self.table, self.seat)
-        else:
-            self._last_seq = int(m["seq"])
-            self._counted_through = max(self._counted_through, self._last_seq)
-            log.info("%s: resumed at %s without a seat", self.player, self.table)
-
-    def _count(self, seq: int, event: Mapping[str, Any], seat: int | None) -> None:
-        """Bookkeeping for one event seen by ``seat`` (hands played, busting, the limit);
-        each seq is counted once, whether it came live or in a resume's missed list."""
-        if seq <= self._counted_through or seat is None:
-            return
-        self._counted_through = seq
-        kind = event.get("type")
-        if kind == "hand_started" and seat in event["seats"]:
-            if self.hands is not None and self.hands_played + 1 >= self.hands:
-                self._finish_when_done("hands")  # leave when this hand ends
-        elif kind == "hand_ended":
-            stacks = dict(event["stacks"])
-            if seat in stacks:
-                self.hands_played += 1
-                self._last_stack = int(stacks[seat])
-                log.info(
-                    "%s: hand %s over, stack %s (%d played)", self.player,
-                    event["hand_number"], stacks[seat], self.hands_played,
-                )  # fmt: skip
-                if self.hands is not None and self.hands_played >= self.hands:
-                    self._finish_when_done("hands")
-        elif kind == "player_stood" and event["seat"] == seat:
-            self._busted = event["reason"] == "busted"
-            if self._busted:
-                self._last_stack = 0
-
-    async def _on_event(self, m: dict[str, Any]) -> None:
-        seq, body = int(m["seq"]), m["event"]
-        if self.mirror is None or seq <= self._last_seq:
-            return  # before our snapshot (it includes this), or not seated
-        if seq != self._last_seq + 1:
-            # A gap: our picture may be wrong. Ask for a fresh one.
-            log.warning("%s: missed events %d..%d; resyncing", self.player, self._last_seq + 1,
-                        seq - 1)  # fmt: skip
-            self._resuming = True
-            self.mirror = None
-            await self._send_resume()
-            return
-        seat = self.seat
-        self._last_seq = seq
-        self.mirror.apply(body)
-        kind = body.get("type")
-        if kind in ("hand_started", "hand_ended") or (
-            kind in ("action_taken", "player_stood", "player_sat_out") and body.get("seat") == seat
-        ):
-            self._supersede()
-            self._open = None
-        self._count(seq, body, seat)
-        if body.get("type") == "player_stood" and body.get("seat") == seat:
-            self.mirror = None  # the server no longer sends us this table's events
-            self._last_seat = None
-            self._waiting_list = False
-            if not self._busted:
-                self._finish_when_done("stopped")
 
     # -- decisions --------------------------------------------------------------------------
 
@@ -1026,10 +166,10 @@ class BotClient:
         limit = float(m.get("decision_seconds", 30.0)) + float(m.get("time_bank_seconds", 0.0))
         # The same decision asked again (after a resume) gets the same id: it acts once.
         action_id = f"{self._run_id}-{m['hand_number']}-{m['seq']}"
-        decision = _Decision(str(m["table"]), action_id, menu, int(m["seq"]))
+        decision = Decision(str(m["table"]), action_id, menu, int(m["seq"]))
         self._open = action_id
         if not self.think_in_thread:
-            action = self._decide_now(view, menu)
+            action = self._caller.now(view, menu, self.player)
             message = act_message(decision.table, action_id, action, menu, decision.seq)
             await self._act(message, menu)
             return
@@ -1045,9 +185,8 @@ class BotClient:
             self._thinking.stale = True
             self._thinking = None
 
-    async def _think(self, decision: _Decision, view: TableView, limit: float) -> None:
-        async with self._bot_lock:  # one call of bot.act at a time
-            action = await self._decide(view, decision.menu, limit)
+    async def _think(self, decision: Decision, view: TableView, limit: float) -> None:
+        action = await self._caller.in_thread(view, decision.menu, limit, self.player)
         if decision.stale:
             log.warning("%s: the bot answered too late; the table has moved on", self.player)
             return
@@ -1064,123 +203,38 @@ class BotClient:
         self.actions = len(self._sent)
         await self._send(message)
 
-    async def _decide(self, view: TableView, menu: ActionMenu, limit: float) -> Action:
-        """The bot's answer from a worker thread; check or fold if it is not back before
-        its time (decision plus time bank) is nearly up."""
-        try:
-            action = await asyncio.wait_for(
-                asyncio.to_thread(self.bot.act, view, menu), max(0.5, limit - 1.0)
-            )
-        except TimeoutError:
-            log.warning("%s: the bot took too long; checking or folding", self.player)
-            return _safe(menu)
-        except Exception:
-            log.exception("%s: the bot failed; checking or folding", self.player)
-            return _safe(menu)
-        return self._checked(action, menu)
+    def _on_ack(self, action_id: str) -> None:
+        self._acked.add(action_id)
+        self.acks = len(self._acked)
+        self._pending.pop(action_id, None)
 
-    def _decide_now(self, view: TableView, menu: ActionMenu) -> Action:
-        try:
-            action = self.bot.act(view, menu)
-        except Exception:
-            log.exception("%s: the bot failed; checking or folding", self.player)
-            return _safe(menu)
-        return self._checked(action, menu)
+    def _settle_decision(self) -> None:
+        self._supersede()
+        self._open = None
 
-    def _checked(self, action: object, menu: ActionMenu) -> Action:
-        if not isinstance(action, Fold | CheckOrCall | BetOrRaiseTo) or not menu.allows(action):
-            log.warning("%s: the bot chose %r, which the menu does not allow; checking or "
-                        "folding", self.player, action)  # fmt: skip
-            return _safe(menu)
-        return action
+    def _awaiting_replies(self) -> bool:
+        return bool(self._pending)
 
-    async def _on_sit_error(self, m: dict[str, Any]) -> None:
-        code, text = m.get("code"), m.get("message")
-        self._sit_pending = False
-        if code == "elsewhere" and isinstance(m.get("address"), str):
-            # Another server process hosts the table (docs/operations.md): sit there,
-            # saying hello afresh (a session belongs to one process).
-            log.info("%s: table %s is hosted at %s", self.player, self.table, m["address"])
-            self.url, self._session = m["address"], None
-            self._fixed_table, self._moved = True, True
-            if self._ws is not None:
-                await self._ws.close()
-        elif code == "already_waiting":  # a sit sent twice: we are on the list
-            self._waiting_list = self._joined = True
-        elif code == "already_seated":  # our seat is still ours: pick it up
-            self._resuming = True
-            await self._send_resume()
-        else:
-            raise BotClientError(f"cannot sit at {self.table}: {code}: {text}")
+    async def _resend_open_act(self) -> None:
+        if self._open in self._pending:
+            await self._send(self._pending[self._open][0])
 
-    async def _on_error(self, m: dict[str, Any]) -> None:
-        self.errors.append(m)
-        code, text, re_ = m.get("code"), m.get("message"), str(m.get("re") or "")
-        log.warning("%s: the server says %s: %s", self.player, code, text)
-        if code == "rate_limited":  # one of ours was not read, and we cannot tell which
-            self._rate = max(0.5, self._rate / 2)  # this server is stricter: slow down
-            self._tokens = 0.0
-            if not self._recovering:
-                self._recovering = True
-                self._spawn(self._recover())
-            return
-        if re_ in self._pending:
-            sent, menu = self._pending.pop(re_)
-            if (
-                re_ != self._open
-                or re_.endswith("-safe")
-                or code in ("not_your_turn", "not_seated", "stale")
-            ):
-                return  # stale (the hand has moved on), or the safe answer failed too
-            self._open = re_ + "-safe"
-            safe = act_message(str(self.table), self._open, _safe(menu), menu, sent.get("seq"))
-            await self._act(safe, menu)
-        elif re_ == "hello":
-            if code == "bad_session" and self._session is not None:
-                self._session = None  # a server that forgot us (restarted): start afresh
-                await self._hello()
-                return
-            if code == "name_taken":
-                text = f"{text} (pick another --name, or play as an account with --token)"
-            raise BotClientError(f"hello refused: {code}: {text}")
-        elif re_.startswith("sit-"):
-            await self._on_sit_error(m)
-        elif re_.startswith("resume-"):
-            self._resuming = False
-            self.mirror = None
-            if code == "no_table" and not self._fixed_table:
-                self._joined = False  # the table is gone: find another
-                self._summary = None
-                await self._list_tables()
-            elif code == "no_table":
-                raise BotClientError(f"table {self.table!r} is gone: {text}")
-        elif re_.startswith("sit_in-"):
-            self._sit_in_pending = False
-        elif re_.startswith("tables-"):
-            # The lobby can fail for a moment (while a busted player's hand is being stored
-            # the runner's summary names a seat the table has emptied): ask again.
-            self._lobby_failures += 1
-            if self._lobby_failures > 10:
-                raise BotClientError(f"cannot list the tables: {code}: {text}")
-            self._spawn(self._list_tables(delay=0.1 * self._lobby_failures))
-
-
-@dataclass
-class _Decision:
-    """One action request being answered."""
-
-    table: str
-    action_id: str
-    menu: ActionMenu
-    seq: int
-    stale: bool = False
-
-
-def _safe(menu: ActionMenu) -> Action:
-    """Check when that is free, otherwise fold (what the server's clock would do)."""
-    if menu.can_check or not menu.can_fold:
-        return CheckOrCall(menu.seat)
-    return Fold(menu.seat)
+    async def _on_act_error(self, action_id: str, code: object) -> bool:
+        """A refused act of the decision still open is answered again, safely (check or
+        fold), under a new id; a stale one, or a refused safe answer, is left be."""
+        if action_id not in self._pending:
+            return False
+        sent, menu = self._pending.pop(action_id)
+        if (
+            action_id != self._open
+            or action_id.endswith("-safe")
+            or code in ("not_your_turn", "not_seated", "stale")
+        ):
+            return True  # stale (the hand has moved on), or the safe answer failed too
+        self._open = action_id + "-safe"
+        safe = act_message(str(self.table), self._open, safe_action(menu), menu, sent.get("seq"))
+        await self._act(safe, menu)
+        return True
 
 
 async def run_bot(spec: str | Bot, url: str, **options: Any) -> ClientSummary:

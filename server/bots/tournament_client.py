@@ -16,8 +16,10 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from server.bots.client import BotClientError, TableMirror, act_message, menu_from_json
+from server.bots.errors import BotClientError
+from server.bots.mirror import TableMirror
 from server.bots.strategies import Bot
+from server.bots.wire import act_message, menu_from_json
 
 log = logging.getLogger("pokerroom.bot")
 

@@ -1,5 +1,6 @@
-"""The bot SDK's network client: it sees what the engine shows, plays real hands at a real
-server, survives dropped connections, re-buys, and runs from the command line."""
+"""The bot SDK's network client: it plays real hands at a real server, survives dropped
+connections, re-buys, and runs from the command line. (Its picture of the table:
+test_bot_mirror.py; its wire values: test_bot_wire.py; loading bots: test_bot_loader.py.)"""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import dataclasses
 import json
 import logging
 import os
-import random
 import re
 import signal
 import sys
@@ -19,252 +19,17 @@ from typing import Any
 
 import pytest
 
-from engine import (
-    Action,
-    ActionMenu,
-    AnteKind,
-    BetOrRaiseTo,
-    ButtonRule,
-    CheckOrCall,
-    Deck,
-    EngineError,
-    Fold,
-    Table,
-    TableConfig,
-    TableView,
-    redact,
-)
-from server import protocol
+from engine import Action, ActionMenu, BetOrRaiseTo, CheckOrCall, TableConfig, TableView
 from server.app import PokerServer, ServerSettings
 from server.bots import Bot, load_bot
-from server.bots.client import (
-    BotClient,
-    BotClientError,
-    TableMirror,
-    act_message,
-    load_bot_spec,
-    menu_from_json,
-)
+from server.bots.client import BotClient, BotClientError
+from server.bots.wire import act_message
 from server.store import Store
 from server.tables import TableRunner
 from tests.server.conftest import demo_server
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = (0.05, 0.5)  # reconnect quickly
-
-
-# -- the picture of the table ----------------------------------------------------------------
-
-
-def _summary(config: TableConfig) -> dict[str, Any]:
-    """What the lobby says of a table (TableRunner.summary)."""
-    return {
-        "id": "t", "small_blind": config.small_blind, "big_blind": config.big_blind,
-        "ante": config.ante, "seats": config.seats, "min_buy_in": config.min_buy_in,
-        "max_buy_in": config.max_buy_in, "players": [],
-    }  # fmt: skip
-
-
-def _snapshot(table: Table, viewer: int) -> dict[str, Any]:
-    view = protocol.view_body(table.view(viewer), {})
-    return {
-        "type": "snapshot",
-        "table": "t",
-        "seq": 0,
-        "view": view,
-        "summary": _summary(table.config),
-    }
-
-
-def _random_config(rng: random.Random) -> TableConfig:
-    kind = rng.choice(list(AnteKind))
-    return TableConfig(
-        small_blind=50,
-        big_blind=100,
-        seats=rng.randint(2, 9),
-        ante=0 if kind is AnteKind.NONE else rng.choice([10, 25, 100]),
-        ante_kind=kind,
-        button_rule=rng.choice(list(ButtonRule)),
-        min_buy_in=100,  # short stacks: all-ins and side pots
-    )
-
-
-def _comings_and_goings(table: Table, rng: random.Random) -> list[Any]:
-    """Between hands: people sit down, stand up, sit out and come back (posting or not)."""
-    config, events = table.config, []
-    for seat in range(1, config.seats):
-        roll = rng.random()
-        try:
-            if seat not in table.occupied():
-                if roll < 0.6:
-                    stack = rng.choice([config.max_buy_in, 300, 150, 1_000])
-                    events += table.sit_down(seat, stack, wait_for_big_blind=rng.random() < 0.5)
-            elif table.is_sitting_out(seat):
-                if roll < 0.5:
-                    events += table.sit_in(seat, post=rng.random() < 0.7)
-            elif roll < 0.1:
-                events += table.sit_out(seat)
-            elif roll < 0.15:
-                events += table.stand_up(seat)
-        except EngineError:
-            pass
-    return events
-
-
-def _random_action(menu: ActionMenu, rng: random.Random) -> Action:
-    r = rng.random()
-    if menu.can_raise and r < 0.25:
-        return BetOrRaiseTo(menu.seat, rng.choice([menu.min_raise_to, menu.max_raise_to]))
-    if menu.can_fold and menu.call and r < 0.45:
-        return Fold(menu.seat)
-    return CheckOrCall(menu.seat)
-
-
-class _Watcher:
-    """Seat 0's mirror of a table, fed every event as the server would send it."""
-
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self.rebuild()
-        self.decisions = 0
-
-    def rebuild(self) -> None:
-        """A fresh picture from the server's snapshot, as after a (re)connection."""
-        self.mirror = TableMirror.from_snapshot(_snapshot(self.table, 0))
-        self.rebuilt, self.full_hand_seen = True, False
-
-    def feed(self, events: list[Any]) -> None:
-        for event in events:
-            self.mirror.apply(protocol.event_body(redact(event, 0)))
-
-    def check(self, menu: ActionMenu | None) -> None:
-        truth = self.table.view(0)
-        mine = self.mirror.view(to_act=0 if menu else None, legal=menu)
-        # The lobby's summary does not say the button rule; nor the ante kind until a hand
-        # has shown it.
-        assert mine.config.button_rule is ButtonRule.MOVING
-        if self.full_hand_seen:
-            assert mine.config == dataclasses.replace(truth.config, button_rule=ButtonRule.MOVING)
-        mine = dataclasses.replace(mine, config=truth.config)
-        if self.rebuilt:  # dead money posted before a snapshot counts as live: same total
-            assert sum(mine.pots) == sum(truth.pots)
-            mine = dataclasses.replace(mine, pots=truth.pots)
-        assert mine == truth
-        self.decisions += menu is not None
-
-
-@pytest.mark.parametrize("seed", range(12))
-def test_the_mirror_shows_each_decision_exactly_as_the_engine_does(seed: int) -> None:
-    """Random hands with antes of both kinds, dead blinds, side pots, players coming and
-    going, and the picture rebuilt from a snapshot mid-hand now and then (a resume)."""
-    rng = random.Random(seed)
-    table = Table(_random_config(rng))
-    table.sit_down(0, table.config.max_buy_in, wait_for_big_blind=False)
-    watcher = _Watcher(table)
-    for _ in range(40):
-        watcher.feed(_comings_and_goings(table, rng))
-        if 0 not in table.occupied():  # busted: buy in again, as a re-buying client does
-            table.sit_down(0, table.config.max_buy_in, wait_for_big_blind=False)
-            watcher.rebuild()
-        try:
-            events = table.start_hand(Deck.shuffled(rng))
-        except EngineError:
-            continue
-        watcher.feed(events)
-        watcher.rebuilt, watcher.full_hand_seen = False, True
-        while table.hand_in_progress:
-            seat = table.to_act
-            menu = table.legal_actions(seat) if seat is not None else None
-            assert seat is not None and menu is not None
-            if rng.random() < 0.05:
-                watcher.rebuild()
-            if seat == 0:
-                watcher.check(menu)
-            watcher.feed(table.apply(_random_action(menu, rng)))
-        if 0 in table.occupied():  # between hands the picture matches too
-            watcher.check(None)
-    assert watcher.decisions > 10
-
-
-def test_a_mirror_ignores_events_it_does_not_know() -> None:
-    table = Table(TableConfig(small_blind=50, big_blind=100, seats=3))
-    table.sit_down(0, 10_000)
-    mirror = TableMirror.from_snapshot(_snapshot(table, 0))
-    before = mirror.view()
-    mirror.apply({"type": "something_new", "seat": 0})
-    assert mirror.view() == before
-
-
-def test_menus_round_trip_and_actions_become_the_words_the_server_expects() -> None:
-    table = Table(TableConfig(small_blind=50, big_blind=100, seats=3))
-    for chair in range(3):
-        table.sit_down(chair, 10_000)
-    table.start_hand(Deck.shuffled(random.Random(1)))
-    rng = random.Random(2)
-    seen: set[str] = set()
-    while table.hand_in_progress:
-        seat = table.to_act
-        assert seat is not None
-        menu = table.legal_actions(seat)
-        assert menu is not None
-        assert menu_from_json(seat, protocol.menu_body(menu)) == menu
-        action: Action = rng.choice(
-            [CheckOrCall(seat)]
-            + ([Fold(seat)] if menu.call else [])
-            + ([BetOrRaiseTo(seat, menu.min_raise_to)] if menu.can_raise else [])
-        )
-        wire = act_message("t", "x", action, menu)
-        assert protocol.parse(json.dumps(wire)).action == wire["action"]  # valid protocol
-        expected = {
-            Fold: "fold",
-            CheckOrCall: "check" if menu.can_check else "call",
-            BetOrRaiseTo: "bet" if menu.is_bet else "raise",
-        }[type(action)]
-        assert wire["action"] == expected
-        assert wire.get("amount") == (action.amount if isinstance(action, BetOrRaiseTo) else None)
-        seen.add(expected)
-        table.apply(action)
-    assert len(seen) >= 2
-
-
-# -- loading bots ----------------------------------------------------------------------------
-
-
-def test_bots_load_by_name_module_file_and_shadowed_module(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.chdir(ROOT)
-    assert type(load_bot_spec("calling-station")).__name__ == "CallingStation"
-    assert type(load_bot_spec("server.bots.strategies:RandomBot")).__name__ == "RandomBot"
-    assert type(load_bot_spec("examples/my_bot.py:MyBot")).__name__ == "MyBot"
-    # PyPokerEngine installs a package called ``examples``: the folder here is still found.
-    assert type(load_bot_spec("examples.my_bot:MyBot")).__name__ == "MyBot"
-    with pytest.raises(ValueError, match="no class 'Nope'"):
-        load_bot_spec("examples/my_bot.py:Nope")
-    with pytest.raises(ValueError, match="not found"):
-        load_bot_spec("missing/bot.py:Bot")
-    broken = tmp_path / "broken.py"
-    broken.write_text("raise RuntimeError('boom')\n")
-    with pytest.raises(ValueError, match="cannot be imported: boom"):
-        load_bot_spec(f"{broken}:Bot")
-
-
-def test_the_example_bot_always_answers_from_the_menu() -> None:
-    bot = load_bot_spec(str(ROOT / "examples" / "my_bot.py") + ":MyBot")
-    rng = random.Random(5)
-    for _ in range(200):
-        table = Table(TableConfig(small_blind=50, big_blind=100, seats=4, min_buy_in=100))
-        for chair in range(4):
-            table.sit_down(chair, rng.choice([300, 10_000]))
-        table.start_hand(Deck.shuffled(rng))
-        while table.hand_in_progress:
-            seat = table.to_act
-            assert seat is not None
-            menu = table.legal_actions(seat)
-            assert menu is not None
-            action = bot.act(table.view(seat), menu)
-            assert menu.allows(action), (action, menu)
-            table.apply(action)
 
 
 def test_client_options_are_checked() -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -397,3 +399,25 @@ def test_load_bot_reports_a_module_that_fails_to_import(
     monkeypatch.syspath_prepend(tmp_path)
     with pytest.raises(ValueError, match="'broken_bot_module' cannot be imported"):
         load_bot("broken_bot_module:Bot")
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "server.bots",
+        "server.bots.mirror",
+        "server.bots.wire",
+        "server.bots.loader",
+        "server.bots.decisions",
+        "server.bots.pacing",
+    ],
+)
+def test_the_bots_and_the_sdk_parts_without_a_socket_import_no_websockets(module: str) -> None:
+    """The server and the hand tools import the strategies; the network client's parts that
+    need no socket stay usable without the websockets library loaded."""
+    probe = f"import sys, {module}; print(sorted(m for m in sys.modules if 'websockets' in m))"
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[]"

@@ -1,0 +1,284 @@
+"""One seat's picture of a table, kept from the server's messages: the bot SDK's mirror.
+
+A client gets a table's ``snapshot`` (or ``resumed``) and then every ``event`` after it;
+:class:`TableMirror` applies them in order and gives, at each decision, the same
+:class:`engine.TableView` the engine would give that seat, so a bot playing over the
+network sees exactly what a house bot sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine import ActionMenu, AnteKind, Card, SeatView, Street, TableConfig, TableView
+from server.bots.wire import cards_from_json, config_from_summary, street_from_json
+
+__all__ = ["TableMirror"]
+
+
+def _build_pots(contributions: list[int], live: list[bool]) -> list[tuple[int, tuple[int, ...]]]:
+    """Main pot then side pots, as the engine builds them (``engine.pots.build_pots``):
+    one per distinct total among live players, merged when eligible players are the same."""
+    levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive and c > 0})
+    pots: list[tuple[int, tuple[int, ...]]] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, previous) for c in contributions)
+        eligible = tuple(
+            i for i, (c, alive) in enumerate(zip(contributions, live, strict=True))
+            if alive and c >= level
+        )  # fmt: skip
+        if pots and pots[-1][1] == eligible:
+            pots[-1] = (pots[-1][0] + amount, eligible)
+        else:
+            pots.append((amount, eligible))
+        previous = level
+    excess = sum(max(c - previous, 0) for c in contributions)
+    if excess and pots:
+        pots[-1] = (pots[-1][0] + excess, pots[-1][1])
+    elif excess:  # only folded money (dead money not known as such after a snapshot)
+        pots.append((excess, tuple(i for i, alive in enumerate(live) if alive)))
+    return pots
+
+
+@dataclass(slots=True)
+class _SeatState:
+    stack: int
+    name: str = ""
+    in_hand: bool = False
+    folded: bool = False
+    all_in: bool = False
+    street_total: int = 0
+    hand_total: int = 0
+    dead: int = 0  # dead blinds: main-pot money that is nobody's live contribution
+    ante: int = 0  # antes; dead money too when the big blind pays them for the table
+    sitting_out: bool = False
+    waiting_for_big_blind: bool = False
+    cards: tuple[Card, ...] | None = None
+
+
+class TableMirror:
+    """One seat's picture of a table: built from a ``snapshot`` (or ``resumed``) message and
+    kept current by applying each ``event`` body in order.
+
+    :meth:`view` gives the :class:`TableView` the engine would give that seat, except that
+    ``to_act`` (which no event names) is whoever the caller says. Pot amounts are exact;
+    after a mid-hand snapshot, dead blinds posted before it are counted as their poster's
+    live contribution (the snapshot does not single them out), which can only move chips
+    between a main pot and a side pot, never change their sum.
+    """
+
+    def __init__(self, table: str, config: TableConfig, viewer: int | None) -> None:
+        self.table = table
+        self.config = config
+        self.viewer = viewer
+        self.hand_number = 0
+        self.hand_in_progress = False
+        self.street: Street | None = None
+        self.board: tuple[Card, ...] = ()
+        self.button: int | None = None
+        self.seats: dict[int, _SeatState] = {}
+        self._snapshot_pots: tuple[int, ...] | None = None
+        self._antes_posted = 0
+        self._ante_known = config.ante == 0
+
+    @classmethod
+    def from_snapshot(
+        cls, message: Mapping[str, Any], config: TableConfig | None = None
+    ) -> TableMirror:
+        """From a ``snapshot`` or ``resumed`` message (``config`` defaults to what its
+        ``summary`` says)."""
+        view = message["view"]
+        if config is None:
+            config = config_from_summary(message["summary"])
+        mirror = cls(str(message["table"]), config, view["viewer"])
+        mirror.hand_number = int(view["hand_number"])
+        mirror.hand_in_progress = bool(view["hand_in_progress"])
+        mirror.street = street_from_json(view["street"])
+        mirror.board = cards_from_json(view["board"]) or ()
+        mirror.button = view["button"]
+        for s in view["seats"]:
+            mirror.seats[int(s["seat"])] = _SeatState(
+                stack=int(s["stack"]),
+                name=str(s.get("name", "")),
+                in_hand=bool(s["in_hand"]),
+                folded=bool(s["folded"]),
+                all_in=bool(s["all_in"]),
+                street_total=int(s["street_total"]),
+                hand_total=int(s["hand_total"]),
+                sitting_out=bool(s["sitting_out"]),
+                waiting_for_big_blind=bool(s["waiting_for_big_blind"]),
+                cards=cards_from_json(s["cards"]),
+            )
+        mirror._snapshot_pots = tuple(int(p) for p in view["pots"])
+        return mirror
+
+    @property
+    def names(self) -> dict[int, str]:
+        """Who sits where, as far as the snapshot said (events do not carry names)."""
+        return {seat: s.name for seat, s in self.seats.items()}
+
+    def stack(self, seat: int) -> int | None:
+        state = self.seats.get(seat)
+        return None if state is None else state.stack
+
+    def apply(self, event: Mapping[str, Any]) -> None:
+        """Apply one event body (``message["event"]``); unknown types change nothing."""
+        self._snapshot_pots = None  # from now on the pots are computed from the totals
+        kind = event.get("type")
+        seat = event.get("seat")
+        state = self.seats.get(seat) if isinstance(seat, int) else None
+        match kind:
+            case "hand_started":
+                self._hand_started(event)
+            case "forced_bet_posted" | "action_taken" if state is not None:
+                self._chips_in(state, event)
+            case "hole_cards_dealt" if state is not None:
+                self._learn_ante_kind()
+                if event.get("cards") is not None:
+                    state.cards = cards_from_json(event["cards"])
+            case "board_dealt":
+                self.street = street_from_json(event["street"])
+                self.board = cards_from_json(event["board"]) or ()
+                for s in self.seats.values():
+                    s.street_total = 0
+            case "uncalled_bet_returned" if state is not None:
+                amount = int(event["amount"])
+                state.street_total -= amount
+                state.hand_total -= amount
+                state.stack = int(event["stack"])
+                state.all_in = state.stack == 0
+            case "cards_shown" if state is not None:
+                state.cards = cards_from_json(event["cards"])
+            case "hand_ended":
+                self.hand_in_progress = False
+                self.board = cards_from_json(event["board"]) or ()
+                for s, stack in event["stacks"]:
+                    if s in self.seats:
+                        self.seats[s].stack = int(stack)
+            case "player_sat":
+                self.seats[int(event["seat"])] = _SeatState(
+                    stack=int(event["stack"]),
+                    waiting_for_big_blind=bool(event["waiting_for_big_blind"]),
+                )
+            case "player_stood":
+                self.seats.pop(int(event["seat"]), None)
+            case "player_sat_out" if state is not None:
+                state.sitting_out = True
+            case "player_sat_in" if state is not None:
+                state.sitting_out = False
+                state.waiting_for_big_blind = bool(event["waiting_for_big_blind"])
+            case _:
+                pass  # cards_mucked, pot_awarded: stacks arrive with hand_ended
+
+    def _chips_in(self, state: _SeatState, event: Mapping[str, Any]) -> None:
+        """A forced bet or an action: the event has the seat's new amounts."""
+        state.street_total = int(event["street_total"])
+        state.hand_total = int(event["hand_total"])
+        state.stack = int(event["stack"])
+        state.all_in = bool(event["all_in"])
+        match event.get("kind"):
+            case "dead_blind":
+                state.dead += int(event["increment"])
+            case "ante":
+                state.ante += int(event["increment"])
+                self._antes_posted += 1
+            case "fold":
+                state.folded = True
+            case _:
+                pass
+
+    def _hand_started(self, event: Mapping[str, Any]) -> None:
+        stakes = (int(event["small_blind"]), int(event["big_blind"]), int(event["ante"]))
+        cfg = self.config
+        if stakes != (cfg.small_blind, cfg.big_blind, cfg.ante):  # a tournament's new level
+            kind = cfg.ante_kind if stakes[2] and cfg.ante else AnteKind.NONE
+            if stakes[2] and kind is AnteKind.NONE:
+                kind, self._ante_known = AnteKind.PER_PLAYER, False  # until a hand shows
+            self.config = replace(
+                cfg, small_blind=stakes[0], big_blind=stakes[1], ante=stakes[2], ante_kind=kind
+            )
+        self.hand_number = int(event["hand_number"])
+        self.hand_in_progress = True
+        self.street = Street.PREFLOP
+        self.board = ()
+        self.button = event["button"]
+        self._antes_posted = 0
+        dealt = dict(zip(event["seats"], event["stacks"], strict=True))
+        for seat in dealt:
+            self.seats.setdefault(seat, _SeatState(stack=0))
+        for seat, s in self.seats.items():
+            s.in_hand = seat in dealt
+            s.folded = s.all_in = False
+            s.street_total = s.hand_total = s.dead = s.ante = 0
+            s.cards = None
+            if s.in_hand:
+                s.stack = int(dealt[seat])
+                s.waiting_for_big_blind = False  # dealt in: done waiting
+
+    def _learn_ante_kind(self) -> None:
+        """The summary gives the ante but not who pays it: one ante at a hand of two or more
+        means the big blind pays for the table."""
+        if self._ante_known or not self.hand_in_progress:
+            return
+        dealt = sum(1 for s in self.seats.values() if s.in_hand)
+        if self._antes_posted and dealt >= 2:
+            kind = AnteKind.BIG_BLIND if self._antes_posted == 1 else AnteKind.PER_PLAYER
+            self.config = replace(self.config, ante_kind=kind)
+            self._ante_known = True
+
+    def pots(self) -> tuple[int, ...]:
+        """Main pot then side pots from the streets already played (this street's chips are
+        each seat's ``street_total``); empty between hands."""
+        if not self.hand_in_progress:
+            return ()
+        if self._snapshot_pots is not None:
+            return self._snapshot_pots
+        dealt = [s for _, s in sorted(self.seats.items()) if s.in_hand]
+        big_blind_ante = self.config.ante_kind is AnteKind.BIG_BLIND
+        dead = [s.dead + (s.ante if big_blind_ante else 0) for s in dealt]
+        contributions = [
+            s.hand_total - d - s.street_total for s, d in zip(dealt, dead, strict=True)
+        ]
+        pots = [amount for amount, _ in _build_pots(contributions, [not s.folded for s in dealt])]
+        if sum(dead):
+            if pots:
+                pots[0] += sum(dead)
+            else:
+                pots = [sum(dead)]
+        return tuple(pots)
+
+    def view(self, *, to_act: int | None = None, legal: ActionMenu | None = None) -> TableView:
+        """The viewer's :class:`TableView`, with ``to_act`` and ``legal`` as given."""
+        live = self.hand_in_progress
+        seats = tuple(
+            SeatView(
+                seat=seat,
+                stack=s.stack,
+                in_hand=s.in_hand,
+                folded=s.in_hand and s.folded,
+                all_in=s.in_hand and s.all_in,
+                street_total=s.street_total if s.in_hand and live else 0,
+                hand_total=s.hand_total if s.in_hand else 0,
+                sitting_out=s.sitting_out,
+                waiting_for_big_blind=s.waiting_for_big_blind,
+                has_cards=s.in_hand and not s.folded,
+                cards=s.cards if s.in_hand else None,
+            )
+            for seat, s in sorted(self.seats.items())
+        )
+        return TableView(
+            viewer=self.viewer,
+            config=self.config,
+            hand_number=self.hand_number,
+            hand_in_progress=live,
+            street=self.street,
+            board=self.board,
+            pots=self.pots(),
+            button=self.button,
+            to_act=to_act if live else None,
+            seats=seats,
+            legal=legal,
+        )
