@@ -40,6 +40,11 @@ minutes (``--quick``: about 1.5). ``--profile`` runs only the throughput workloa
 the latency one, with ``--only latency``), with cProfile on in the server during the
 measured window, and prints where its event loop's time went.
 
+``--against PATH`` compares our server with another checkout of it (say, the commit
+before a change, from ``git worktree add PATH COMMIT``): the throughput and latency rows
+run alternately with the server from here and from PATH, twice each, with the same bots,
+and the table of medians ends with the ratios here/there.
+
 Modes used internally: ``--serve`` (our server), ``--floor`` (the relay floor) and
 ``--bots`` (a bot process); each stops by itself after ``--lifetime`` seconds.
 """
@@ -58,12 +63,13 @@ import math
 import os
 import pstats
 import signal
+import statistics
 import sys
 import tempfile
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
@@ -593,14 +599,14 @@ class Child:
         self.proc, self.name = proc, name
 
     @classmethod
-    async def start(cls, name: str, *args: str, log: Path) -> Child:
-        path = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+    async def start(cls, name: str, *args: str, log: Path, root: Path = ROOT) -> Child:
+        path = [str(root), *filter(None, [os.environ.get("PYTHONPATH")])]
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
         with log.open("ab") as err:
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bench.server", *args,
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=err,
-                cwd=ROOT, env=env, limit=2**26,
+                cwd=root, env=env, limit=2**26,
             )  # fmt: skip
         return cls(proc, name)
 
@@ -647,6 +653,8 @@ class Options:
     db: str  # "sqlite" or "pg"
     folder: Path
     profile: bool = False
+    against: Path | None = None
+    """Another checkout whose server the ``before`` rows run."""
 
 
 @contextlib.asynccontextmanager
@@ -691,12 +699,16 @@ async def run_workload(
         try:
             args = ["--tables", str(tables), "--lifetime", lifetime, "--profile-to", profile]
             args += ["--uvloop"] if uvloop else []
-            if server in ("ours", "no-db"):
+            root = ROOT
+            if server in ("ours", "no-db", "before"):
                 args += ["--serve", "--db-url", url, "--decision-seconds", "30"]
                 args += ["--no-hand-writes"] if server == "no-db" else []
+                if server == "before":
+                    assert options.against is not None
+                    root = options.against
             else:
                 args += ["--floor", "--pattern", pattern.to_json()]
-            main = await Child.start(server, *args, log=log)
+            main = await Child.start(server, *args, log=log, root=root)
             children.append(main)
             port = str((await main.read(120))["port"])
             procs = min(bot_procs or options.bot_procs, tables)
@@ -857,26 +869,30 @@ async def pg_room() -> int:
     return most - kept - used
 
 
+async def fit_pg(args: argparse.Namespace) -> list[str]:
+    """Cut the tables to what PostgreSQL has connections for; say so."""
+    notes = []
+    room = await pg_room() - 10  # each table keeps a connection; hellos and buy-ins share 5
+    for name in ("tables", "latency_tables"):
+        if getattr(args, name) > room:
+            notes.append(
+                f"PostgreSQL has room for {room} more tables' connections: "
+                f"{getattr(args, name)} {name.replace('_', ' ')} cut to {room}"
+            )
+            setattr(args, name, room)
+    return notes
+
+
 async def bench(args: argparse.Namespace) -> int:
     uvloop = has_uvloop()
-    notes = []
-    if args.db == "pg":
-        # Each table keeps a connection; hellos and buy-ins share 5 more.
-        room = await pg_room() - 10
-        for name in ("tables", "latency_tables"):
-            if getattr(args, name) > room:
-                notes.append(
-                    f"PostgreSQL has room for {room} more tables' connections: "
-                    f"{getattr(args, name)} {name.replace('_', ' ')} cut to {room}"
-                )
-                setattr(args, name, room)
+    notes = await fit_pg(args) if args.db == "pg" else []
     loops = [True] if args.quick and uvloop else [False, True] if uvloop else [False]
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="pokerroom-bench-") as folder:
         options = Options(
             seconds=args.seconds, warmup=args.warmup, bot_procs=args.bot_procs,
             db=args.db, folder=Path(folder),
-            profile=args.profile,
+            profile=args.profile, against=args.against,
         )  # fmt: skip
         single = "1 table x 6"
         throughput = f"throughput {args.tables}x6"
@@ -891,7 +907,12 @@ async def bench(args: argparse.Namespace) -> int:
             return result
 
         best = loops[-1]
-        only = set(args.only or ["single", "throughput", "latency"])
+        # --against runs its own rows, and none of the others
+        only = set(args.only or ["single", "throughput", "latency"]) if not args.against else set()
+        if options.against is not None:
+            await against(
+                options, args, step=step, throughput=throughput, latency=latency, uvloop=best
+            )
         if args.profile:  # our server alone, in the throughput workload unless --only says
             only = set(args.only or ["throughput"]) & {"throughput", "latency"}
             loops = [best]
@@ -974,8 +995,66 @@ async def bench(args: argparse.Namespace) -> int:
     for note in notes:
         print(f"- {note}")
     print_results(results)
-    ok = print_goals(results, throughput, (latency, staggered))
+    if args.against is None:
+        ok = print_goals(results, throughput, (latency, staggered))
+    else:  # a comparison: no goals
+        ok = print_against(results, args.against)
     return 0 if ok else 1
+
+
+async def against(
+    options: Options,
+    args: argparse.Namespace,
+    *,
+    step: Callable[[str, Awaitable[Result]], Awaitable[Result]],
+    throughput: str,
+    latency: str,
+    uvloop: bool,
+) -> None:
+    """The rows of ``--against``: ours and the other checkout's, alternately."""
+    for _ in range(2):
+        for server in ("ours", "before"):
+            await step(
+                f"throughput, {server}",
+                run_workload(options, throughput, server, args.tables, uvloop=uvloop),
+            )
+    for _ in range(2):
+        for server in ("ours", "before"):
+            await step(
+                f"latency, {server}",
+                run_workload(
+                    options, latency, server, args.latency_tables, uvloop=uvloop, think=0.05
+                ),
+            )
+
+
+def print_against(results: list[Result], path: Path) -> bool:
+    """Medians of the rows of each server, and their ratios (here / there)."""
+    print(f"\nours: {ROOT}; before: {path}")
+    print(f"{'workload':<30} {'measure':<12} {'ours':>9} {'before':>9} {'ratio':>6}")
+    for workload in dict.fromkeys(r.workload for r in results):
+        rows = {
+            server: [r for r in results if r.workload == workload and r.server == server
+                     and not r.failed and r.hands]
+            for server in ("ours", "before")
+        }  # fmt: skip
+        measures: dict[str, Callable[[Result], float]] = {
+            "hands/s": lambda r: r.rate,
+            "CPU ms/hand": lambda r: r.cpu_ms,
+            "p50 ms": lambda r: percentile(r.all_latency, 0.5),
+            "p99 ms": lambda r: percentile(r.all_latency, 0.99),
+        }
+        for name, measure in measures.items():
+            ours = statistics.median(measure(r) for r in rows["ours"]) if rows["ours"] else 0.0
+            before = (
+                statistics.median(measure(r) for r in rows["before"]) if rows["before"] else 0.0
+            )
+            ratio = ours / before if before else float("nan")
+            print(
+                f"{workload:<30} {name:<12} {fmt(ours, 2):>9} {fmt(before, 2):>9} "
+                f"{fmt(ratio, 2):>6}"
+            )
+    return all(not r.failed for r in results)
 
 
 def main() -> int:
@@ -991,6 +1070,12 @@ def main() -> int:
     )  # fmt: skip
     parser.add_argument("--bot-procs", type=int, default=2, help="bot processes (2)")
     parser.add_argument("--db", choices=["sqlite", "pg"], default="sqlite")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="PATH",
+        help="compare with the server of another checkout (say, the commit before a change)",
+    )
     parser.add_argument(
         "--profile",
         action="store_true",
