@@ -39,9 +39,16 @@ from sqlalchemy.ext.asyncio import AsyncSession  # noqa: E402
 
 from engine import BetOrRaiseTo, CheckOrCall, Deck, Fold, Hand, Table, TableConfig  # noqa: E402
 from server.store import HandRows, HandWriter, Store, hand_rows  # noqa: E402
-from server.store.models import Action, HandPlayer, LedgerEntry  # noqa: E402
+from server.store.models import (
+    ACTIONS,
+    HAND_PLAYERS,
+    HANDS,
+    LEDGER,
+    Action,
+    HandPlayer,
+    LedgerEntry,
+)  # noqa: E402
 from server.store.models import Hand as HandRow  # noqa: E402
-from server.store.store import ACTIONS, HAND_PLAYERS, HANDS, LEDGER  # noqa: E402
 
 PG_ADMIN = os.environ.get("POKERROOM_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 NOW = dt.datetime(2026, 11, 21, tzinfo=dt.UTC)
