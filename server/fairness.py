@@ -34,6 +34,7 @@ from sqlalchemy import select
 
 from engine import Card, Deck, EngineError, HistoryError, parse_cards
 from engine.history import HandHistory
+from server.export.phh import COMMITMENT_FIELD, HAND_FIELD, SEED_FIELD, TABLE_FIELD
 from server.store import Store
 from server.store.models import Hand as HandRecord
 
@@ -57,12 +58,6 @@ __all__ = [
 
 SEED_BYTES = 32
 IDENTITY_PREFIX = "pokerroom/v1/"
-# PHH fields. ``table`` and ``hand`` are PHH's own; fields PHH does not define must start
-# with an underscore (pokerkit warns about any other unknown field).
-TABLE_FIELD = "table"
-HAND_FIELD = "hand"
-COMMITMENT_FIELD = "_deck_commitment"
-SEED_FIELD = "_seed"
 
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
 _HOLD_EM_PLAYERS = range(2, 11)
