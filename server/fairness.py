@@ -397,39 +397,35 @@ class _DeckCheck:
             if card is None:
                 continue
             if card not in dealt:
-                return VerifyResult(
-                    ok=False,
-                    message=(
-                        f"action {line} ({action!r}): {who} shows {card}, but the "
-                        f"seed's deck dealt {who} {dealt[0]} {dealt[1]} "
-                        f"(deck[{p}] and deck[{n + p}])"
-                    ),
-                    identity=self.identity,
-                    commitment=self.computed,
-                    cards_checked=self.checked,
-                    problem="card",
-                    action=line,
-                    expected=f"{dealt[0]}{dealt[1]}",
-                    found=str(card),
+                message = (
+                    f"action {line} ({action!r}): {who} shows {card}, but the seed's deck "
+                    f"dealt {who} {dealt[0]} {dealt[1]} (deck[{p}] and deck[{n + p}])"
                 )
+                return self._wrong_card(line, message, f"{dealt[0]}{dealt[1]}", card)
             self.checked += 1
         return None
 
     def _wrong(self, line: int, action: str, where: str, card: Card, position: int) -> VerifyResult:
-        deck = self.deck
+        expected = self.deck[position]
+        message = (
+            f"action {line} ({action!r}): {where} is {card}, but the "
+            f"seed's deck has {expected} there (deck[{position}])"
+        )
+        return self._wrong_card(line, message, str(expected), card, position)
+
+    def _wrong_card(
+        self, line: int, message: str, expected: str, card: Card, position: int | None = None
+    ) -> VerifyResult:
         return VerifyResult(
             ok=False,
-            message=(
-                f"action {line} ({action!r}): {where} is {card}, but the "
-                f"seed's deck has {deck[position]} there (deck[{position}])"
-            ),
+            message=message,
             identity=self.identity,
             commitment=self.computed,
             cards_checked=self.checked,
             problem="card",
             action=line,
             deck_position=position,
-            expected=str(deck[position]),
+            expected=expected,
             found=str(card),
         )
 
