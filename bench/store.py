@@ -39,9 +39,16 @@ from sqlalchemy.ext.asyncio import AsyncSession  # noqa: E402
 
 from engine import BetOrRaiseTo, CheckOrCall, Deck, Fold, Hand, Table, TableConfig  # noqa: E402
 from server.store import HandRows, HandWriter, Store, hand_rows  # noqa: E402
-from server.store.models import Action, HandPlayer, LedgerEntry  # noqa: E402
+from server.store.models import (  # noqa: E402
+    ACTIONS,
+    HAND_PLAYERS,
+    HANDS,
+    LEDGER,
+    Action,
+    HandPlayer,
+    LedgerEntry,
+)
 from server.store.models import Hand as HandRow  # noqa: E402
-from server.store.store import ACTIONS, HAND_PLAYERS, HANDS, LEDGER  # noqa: E402
 
 PG_ADMIN = os.environ.get("POKERROOM_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 NOW = dt.datetime(2026, 11, 21, tzinfo=dt.UTC)
@@ -103,6 +110,35 @@ async def measure(hands: int, work: Callable[[], Awaitable[None]]) -> tuple[floa
     return hands / (time.perf_counter() - wall), (time.process_time() - cpu) * 1000 / hands
 
 
+async def core_each(store: Store, prebuilt: list[HandRows]) -> None:
+    """The baseline: plain SQLAlchemy Core inserts of rows built already, a transaction
+    per hand."""
+    for rows in prebuilt:
+        async with store.engine.begin() as conn:
+            hand_id = (
+                await conn.execute(insert(HANDS).returning(HANDS.c.id), rows.hand)
+            ).scalar_one()
+            await conn.execute(
+                insert(HAND_PLAYERS), [{**r, "hand_id": hand_id} for r in rows.players]
+            )
+            await conn.execute(insert(ACTIONS), [{**r, "hand_id": hand_id} for r in rows.actions])
+            if rows.ledger:
+                await conn.execute(insert(LEDGER), [{**r, "hand_id": hand_id} for r in rows.ledger])
+
+
+async def orm_each(store: Store, orm_rows: list[HandRows]) -> None:
+    """For reference: the same rows as ORM objects through a session."""
+    async with AsyncSession(store.engine, expire_on_commit=False) as session:
+        for rows in orm_rows:
+            async with session.begin():
+                hand = HandRow(**rows.hand)
+                session.add(hand)
+                await session.flush()
+                session.add_all(HandPlayer(**r, hand_id=hand.id) for r in rows.players)
+                session.add_all(Action(**r, hand_id=hand.id) for r in rows.actions)
+                session.add_all(LedgerEntry(**r, hand_id=hand.id) for r in rows.ledger)
+
+
 async def bench(
     url: str, label: str, hands: list[Hand], concurrent: bool
 ) -> list[tuple[str, float, float]]:
@@ -123,42 +159,13 @@ async def bench(
                 await store.write_hands([ctx.rows(h) for h in hands[start : start + 100]])
 
         prebuilt = [ctx.rows(h) for h in hands]
-
-        async def core_each() -> None:
-            for rows in prebuilt:
-                async with store.engine.begin() as conn:
-                    hand_id = (
-                        await conn.execute(insert(HANDS).returning(HANDS.c.id), rows.hand)
-                    ).scalar_one()
-                    await conn.execute(
-                        insert(HAND_PLAYERS), [{**r, "hand_id": hand_id} for r in rows.players]
-                    )
-                    await conn.execute(
-                        insert(ACTIONS), [{**r, "hand_id": hand_id} for r in rows.actions]
-                    )
-                    if rows.ledger:
-                        await conn.execute(
-                            insert(LEDGER), [{**r, "hand_id": hand_id} for r in rows.ledger]
-                        )
-
         orm_rows = [ctx.rows(h) for h in hands]
-
-        async def orm_each() -> None:
-            async with AsyncSession(store.engine, expire_on_commit=False) as session:
-                for rows in orm_rows:
-                    async with session.begin():
-                        hand = HandRow(**rows.hand)
-                        session.add(hand)
-                        await session.flush()
-                        session.add_all(HandPlayer(**r, hand_id=hand.id) for r in rows.players)
-                        session.add_all(Action(**r, hand_id=hand.id) for r in rows.actions)
-                        session.add_all(LedgerEntry(**r, hand_id=hand.id) for r in rows.ledger)
 
         for name, work in (
             ("ours, a transaction per hand", ours_each),
             ("ours, batches of 100", ours_batched),
-            ("Core insert (baseline)", core_each),
-            ("ORM session (reference)", orm_each),
+            ("Core insert (baseline)", lambda: core_each(store, prebuilt)),
+            ("ORM session (reference)", lambda: orm_each(store, orm_rows)),
         ):
             results.append((f"{label}: {name}", *await measure(n, work)))
 

@@ -27,6 +27,7 @@ import hashlib
 import random
 import re
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
@@ -34,6 +35,7 @@ from sqlalchemy import select
 
 from engine import Card, Deck, EngineError, HistoryError, parse_cards
 from engine.history import HandHistory
+from server.export.phh import COMMITMENT_FIELD, HAND_FIELD, SEED_FIELD, TABLE_FIELD
 from server.store import Store
 from server.store.models import Hand as HandRecord
 
@@ -57,12 +59,6 @@ __all__ = [
 
 SEED_BYTES = 32
 IDENTITY_PREFIX = "pokerroom/v1/"
-# PHH fields. ``table`` and ``hand`` are PHH's own; fields PHH does not define must start
-# with an underscore (pokerkit warns about any other unknown field).
-TABLE_FIELD = "table"
-HAND_FIELD = "hand"
-COMMITMENT_FIELD = "_deck_commitment"
-SEED_FIELD = "_seed"
 
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
 _HOLD_EM_PLAYERS = range(2, 11)
@@ -324,89 +320,114 @@ def verify_history(hh: HandHistory) -> VerifyResult:
             expected=computed,
             found=recorded,
         )
-    deck = deck_from_seed(seed, identity).cards
-    checked = 0
-    board = 0
-
-    def wrong(line: int, where: str, card: Card, position: int) -> VerifyResult:
-        return VerifyResult(
-            ok=False,
-            message=(
-                f"action {line} ({hh.actions[line - 1]!r}): {where} is {card}, but the "
-                f"seed's deck has {deck[position]} there (deck[{position}])"
-            ),
-            identity=identity,
-            commitment=computed,
-            cards_checked=checked,
-            problem="card",
-            action=line,
-            deck_position=position,
-            expected=str(deck[position]),
-            found=str(card),
-        )
-
+    check = _DeckCheck(identity, computed, deck_from_seed(seed, identity).cards, n)
     for line, action in enumerate(hh.actions, start=1):
-        words = action.split("#", 1)[0].split()
-        match words:
-            case ["d", "dh", who, text]:
-                p = _player(who, n, line)
-                hole = _dealt(text, line)
-                if len(hole) != 2:
-                    raise UnverifiableError(f"action {line}: {len(hole)} hole cards, not 2")
-                for k, card in enumerate(hole):
-                    position = k * n + p
-                    if card is None:
-                        continue
-                    if card != deck[position]:
-                        which = "first" if k == 0 else "second"
-                        return wrong(line, f"{who}'s {which} hole card", card, position)
-                    checked += 1
-            case ["d", "db", text]:
-                for card in _dealt(text, line):
-                    if card is None:
-                        raise UnverifiableError(f"action {line}: unknown board cards")
-                    board += 1
-                    position = 2 * n + board - 1
-                    if board > _BOARD_CARDS:
-                        raise UnverifiableError(f"action {line}: more than 5 board cards")
-                    if card != deck[position]:
-                        return wrong(line, f"board card {board}", card, position)
-                    checked += 1
-            case [who, "sm", text] if who != "d":
-                p = _player(who, n, line)
-                dealt = (deck[p], deck[n + p])
-                for card in _dealt(text, line):
-                    if card is None:
-                        continue
-                    if card not in dealt:
-                        return VerifyResult(
-                            ok=False,
-                            message=(
-                                f"action {line} ({action!r}): {who} shows {card}, but the "
-                                f"seed's deck dealt {who} {dealt[0]} {dealt[1]} "
-                                f"(deck[{p}] and deck[{n + p}])"
-                            ),
-                            identity=identity,
-                            commitment=computed,
-                            cards_checked=checked,
-                            problem="card",
-                            action=line,
-                            expected=f"{dealt[0]}{dealt[1]}",
-                            found=str(card),
-                        )
-                    checked += 1
-            case _:
-                pass
+        wrong = check.action(line, action)
+        if wrong is not None:
+            return wrong
     return VerifyResult(
         ok=True,
         message=(
             f"verified: the seed matches commitment {computed} for {str(identity)!r}, "
-            f"and all {checked} dealt and shown cards are its deck's"
+            f"and all {check.checked} dealt and shown cards are its deck's"
         ),
         identity=identity,
         commitment=computed,
-        cards_checked=checked,
+        cards_checked=check.checked,
     )
+
+
+class _DeckCheck:
+    """The dealing and showing actions of a hand, compared one by one with the seed's
+    deck (:func:`verify_history`): the first wrong card found, and how many were right."""
+
+    def __init__(self, identity: HandIdentity, computed: str, deck: Sequence[Card], n: int) -> None:
+        self.identity = identity
+        self.computed = computed
+        self.deck = deck
+        self.n = n
+        self.checked = 0
+        self.board = 0
+
+    def action(self, line: int, action: str) -> VerifyResult | None:
+        """Check PHH action ``line`` (from 1): the wrong card it holds, if any."""
+        words = action.split("#", 1)[0].split()
+        match words:
+            case ["d", "dh", who, text]:
+                return self._hole_cards(line, action, who, text)
+            case ["d", "db", text]:
+                return self._board(line, action, text)
+            case [who, "sm", text] if who != "d":
+                return self._shown(line, action, who, text)
+            case _:
+                return None
+
+    def _hole_cards(self, line: int, action: str, who: str, text: str) -> VerifyResult | None:
+        p = _player(who, self.n, line)
+        hole = _dealt(text, line)
+        if len(hole) != 2:
+            raise UnverifiableError(f"action {line}: {len(hole)} hole cards, not 2")
+        for k, card in enumerate(hole):
+            position = k * self.n + p
+            if card is None:
+                continue
+            if card != self.deck[position]:
+                which = "first" if k == 0 else "second"
+                return self._wrong(line, action, f"{who}'s {which} hole card", card, position)
+            self.checked += 1
+        return None
+
+    def _board(self, line: int, action: str, text: str) -> VerifyResult | None:
+        for card in _dealt(text, line):
+            if card is None:
+                raise UnverifiableError(f"action {line}: unknown board cards")
+            self.board += 1
+            position = 2 * self.n + self.board - 1
+            if self.board > _BOARD_CARDS:
+                raise UnverifiableError(f"action {line}: more than 5 board cards")
+            if card != self.deck[position]:
+                return self._wrong(line, action, f"board card {self.board}", card, position)
+            self.checked += 1
+        return None
+
+    def _shown(self, line: int, action: str, who: str, text: str) -> VerifyResult | None:
+        p, n = _player(who, self.n, line), self.n
+        dealt = (self.deck[p], self.deck[n + p])
+        for card in _dealt(text, line):
+            if card is None:
+                continue
+            if card not in dealt:
+                message = (
+                    f"action {line} ({action!r}): {who} shows {card}, but the seed's deck "
+                    f"dealt {who} {dealt[0]} {dealt[1]} (deck[{p}] and deck[{n + p}])"
+                )
+                return self._wrong_card(line, message, f"{dealt[0]}{dealt[1]}", card)
+            self.checked += 1
+        return None
+
+    def _wrong(self, line: int, action: str, where: str, card: Card, position: int) -> VerifyResult:
+        expected = self.deck[position]
+        message = (
+            f"action {line} ({action!r}): {where} is {card}, but the "
+            f"seed's deck has {expected} there (deck[{position}])"
+        )
+        return self._wrong_card(line, message, str(expected), card, position)
+
+    def _wrong_card(
+        self, line: int, message: str, expected: str, card: Card, position: int | None = None
+    ) -> VerifyResult:
+        return VerifyResult(
+            ok=False,
+            message=message,
+            identity=self.identity,
+            commitment=self.computed,
+            cards_checked=self.checked,
+            problem="card",
+            action=line,
+            deck_position=position,
+            expected=expected,
+            found=str(card),
+        )
 
 
 async def verify_stored(store: Store, hand_id: int) -> VerifyResult:

@@ -4,7 +4,8 @@ A hand is stored as its PHH history (the event log; see docs/engine.md) plus a l
 context the history does not carry. Every exporter takes that as a :class:`HandInfo`
 and replays the history through the engine to get the events it renders:
 
-- PHH: the history itself (:func:`engine.history.dump` / ``dump_all``);
+- PHH: the history itself (:func:`engine.history.dump` / ``dump_all``), with the
+  fields pokerroom adds to it named in :mod:`server.export.phh`;
 - PokerStars text: :mod:`server.export.pokerstars`;
 - OHH (Open Hand History JSON): :mod:`server.export.ohh`;
 - the hand as one of its players saw it, for the protocol's ``hand`` message (events,

@@ -55,6 +55,7 @@ How we fill it in:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -67,12 +68,14 @@ from engine.events import (
     BoardDealt,
     CardsMucked,
     CardsShown,
+    Event,
     ForcedBetPosted,
     HandStarted,
     HoleCardsDealt,
     PotAwarded,
     Street,
 )
+from engine.history import Replay
 from server.export import HandInfo
 
 __all__ = [
@@ -95,6 +98,7 @@ PLAY_MONEY = "XPM"
 SCHEMA_PATH = Path(__file__).with_name("ohh.schema.json")
 
 Amount = int | Decimal
+Money = Callable[[int], Amount]
 
 _FORCED = {
     "ante": "Post Ante",
@@ -135,81 +139,12 @@ def render(info: HandInfo, *, hero: int | None = None) -> dict[str, object]:
         )
     if hero is not None and not 0 <= hero < n:
         raise ValueError(f"hero {hero} is not a position 0..{n - 1}")
-    scale = result.scale
-
-    def money(chips: int) -> Amount:
-        return chips if scale == 1 else Decimal(chips) / scale
-
-    # Stand-ins replace hole cards a history never knew: show only the known ones.
-    known = [
-        tuple(str(c) for c in hole) if result.known[p] else ()
-        for p, hole in enumerate(result.hand.holes)
-    ]
+    money = _money(result.scale)
     start = result.events[0]
     assert isinstance(start, HandStarted)
-    rounds = [_Round("Preflop", [])]
-    showdown = _Round("Showdown", [])
-    pots: list[dict[str, object]] = []
-    for event in result.events:
-        if isinstance(event, ForcedBetPosted):
-            rounds[-1].actions.append(
-                _action(event.seat, _FORCED[event.kind], money(event.increment), event.all_in)
-            )
-        elif isinstance(event, HoleCardsDealt):
-            cards = known[event.seat] if event.seat == hero else ()
-            rounds[-1].actions.append(_action(event.seat, "Dealt Cards", money(0), cards=cards))
-        elif isinstance(event, ActionTaken):
-            assert _STREETS[event.street] == rounds[-1].street, event
-            name = _ACTIONS[event.kind]
-            if name == "Bet" and event.street is Street.PREFLOP:
-                name = "Raise"
-            rounds[-1].actions.append(
-                _action(event.seat, name, money(event.increment), event.all_in)
-            )
-        elif isinstance(event, BoardDealt):
-            rounds.append(_Round(_STREETS[event.street], [str(c) for c in event.cards]))
-        elif isinstance(event, CardsShown):
-            showdown.actions.append(
-                _action(event.seat, "Shows Cards", money(0), cards=known[event.seat])
-            )
-        elif isinstance(event, CardsMucked):
-            showdown.actions.append(_action(event.seat, "Mucks Cards", money(0)))
-        elif isinstance(event, PotAwarded):
-            pots.append(
-                {
-                    "number": event.pot,
-                    "amount": money(event.amount),
-                    "rake": money(0),
-                    "jackpot": money(0),
-                    "player_wins": [
-                        {"player_id": seat, "win_amount": money(share)}
-                        for seat, share in event.shares
-                    ],
-                }
-            )
-        # UncalledBetReturned has no OHH action (see the module docstring); HandStarted
-        # and HandEnded are the header and the pots.
-    if showdown.actions:
-        rounds.append(showdown)
+    rounds, pots = _rounds(result, hero, money)
     hand: dict[str, object] = {
-        "spec_version": SPEC_VERSION,
-        "site_name": SITE_NAME,
-        "network_name": SITE_NAME,
-        "internal_version": INTERNAL_VERSION,
-        "tournament": False,
-        "game_number": str(info.hand_id),
-        "start_date_utc": _utc(info.started_at),
-        "table_name": info.table_name,
-        "table_size": info.max_seats,
-        "game_type": "Holdem",
-        "bet_limit": {"bet_type": "NL", "bet_cap": money(0)},
-        "currency": info.currency or PLAY_MONEY,
-        "dealer_seat": info.button_seat,
-        "small_blind_amount": money(start.small_blind),
-        "big_blind_amount": money(start.big_blind),
-        "ante_amount": money(start.ante),
-        "hero_player_id": hero,
-        "flags": [],
+        **_header(info, start, hero, money),
         "players": [
             {
                 "id": p,
@@ -232,6 +167,106 @@ def render(info: HandInfo, *, hero: int | None = None) -> dict[str, object]:
         "pots": pots,
     }
     return {"ohh": hand}
+
+
+def _money(scale: int) -> Money:
+    """Chips as the document's amounts: chips themselves, or money at ``scale`` chips to
+    the currency unit (exact Decimals)."""
+    if scale == 1:
+        return lambda chips: chips
+    return lambda chips: Decimal(chips) / scale
+
+
+def _header(
+    info: HandInfo, start: HandStarted, hero: int | None, money: Money
+) -> dict[str, object]:
+    """The document's fields about the hand as a whole, up to its players."""
+    return {
+        "spec_version": SPEC_VERSION,
+        "site_name": SITE_NAME,
+        "network_name": SITE_NAME,
+        "internal_version": INTERNAL_VERSION,
+        "tournament": False,
+        "game_number": str(info.hand_id),
+        "start_date_utc": _utc(info.started_at),
+        "table_name": info.table_name,
+        "table_size": info.max_seats,
+        "game_type": "Holdem",
+        "bet_limit": {"bet_type": "NL", "bet_cap": money(0)},
+        "currency": info.currency or PLAY_MONEY,
+        "dealer_seat": info.button_seat,
+        "small_blind_amount": money(start.small_blind),
+        "big_blind_amount": money(start.big_blind),
+        "ante_amount": money(start.ante),
+        "hero_player_id": hero,
+        "flags": [],
+    }
+
+
+def _rounds(
+    result: Replay, hero: int | None, money: Money
+) -> tuple[list[_Round], list[dict[str, object]]]:
+    """The hand's rounds (a street each, then the showdown if there was one) and pots."""
+    # Stand-ins replace hole cards a history never knew: show only the known ones.
+    known = [
+        tuple(str(c) for c in hole) if result.known[p] else ()
+        for p, hole in enumerate(result.hand.holes)
+    ]
+    rounds = [_Round("Preflop", [])]
+    showdown = _Round("Showdown", [])
+    pots: list[dict[str, object]] = []
+    for event in result.events:
+        if isinstance(event, BoardDealt):
+            rounds.append(_Round(_STREETS[event.street], [str(c) for c in event.cards]))
+        elif isinstance(event, PotAwarded):
+            pots.append(_pot(event, money))
+        elif isinstance(event, CardsShown):
+            showdown.actions.append(
+                _action(event.seat, "Shows Cards", money(0), cards=known[event.seat])
+            )
+        elif isinstance(event, CardsMucked):
+            showdown.actions.append(_action(event.seat, "Mucks Cards", money(0)))
+        elif (action := _street_action(event, rounds[-1], hero, known, money)) is not None:
+            rounds[-1].actions.append(action)
+    if showdown.actions:
+        rounds.append(showdown)
+    return rounds, pots
+
+
+def _street_action(
+    event: Event,
+    round_: _Round,
+    hero: int | None,
+    known: list[tuple[str, ...]],
+    money: Money,
+) -> dict[str, object] | None:
+    """The action a forced bet, a deal of hole cards or a player's action is in its
+    street's round; None for other events. UncalledBetReturned has no OHH action (see the
+    module docstring); HandStarted and HandEnded are the header and the pots."""
+    if isinstance(event, ForcedBetPosted):
+        return _action(event.seat, _FORCED[event.kind], money(event.increment), event.all_in)
+    if isinstance(event, HoleCardsDealt):
+        cards = known[event.seat] if event.seat == hero else ()
+        return _action(event.seat, "Dealt Cards", money(0), cards=cards)
+    if isinstance(event, ActionTaken):
+        assert _STREETS[event.street] == round_.street, event
+        name = _ACTIONS[event.kind]
+        if name == "Bet" and event.street is Street.PREFLOP:
+            name = "Raise"
+        return _action(event.seat, name, money(event.increment), event.all_in)
+    return None
+
+
+def _pot(event: PotAwarded, money: Money) -> dict[str, object]:
+    return {
+        "number": event.pot,
+        "amount": money(event.amount),
+        "rake": money(0),
+        "jackpot": money(0),
+        "player_wins": [
+            {"player_id": seat, "win_amount": money(share)} for seat, share in event.shares
+        ],
+    }
 
 
 def _action(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from engine import Event, history, redact
 from server.export import HandInfo, pokerstars
-from server.fairness import SEED_FIELD
+from server.export.phh import SEED_FIELD
 
 __all__ = ["SeenHand", "seen_from"]
 

@@ -9,7 +9,7 @@ Migrations in ``migrations/`` create exactly this schema (a test checks they agr
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -22,6 +22,7 @@ from sqlalchemy import (
     MetaData,
     SmallInteger,
     String,
+    Table,
     Text,
     UniqueConstraint,
     false,
@@ -29,6 +30,13 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
+    "ACTIONS",
+    "HANDS",
+    "HAND_PLAYERS",
+    "LEASES",
+    "LEDGER",
+    "PLAYERS",
+    "VOIDS",
     "Action",
     "Base",
     "Deployment",
@@ -229,3 +237,13 @@ class Deployment(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# The tables behind the models, for Core statements (the hot paths insert plain rows).
+PLAYERS = cast(Table, Player.__table__)
+HANDS = cast(Table, Hand.__table__)
+HAND_PLAYERS = cast(Table, HandPlayer.__table__)
+ACTIONS = cast(Table, Action.__table__)
+LEDGER = cast(Table, LedgerEntry.__table__)
+LEASES = cast(Table, TableLease.__table__)
+VOIDS = cast(Table, HandVoid.__table__)

@@ -48,40 +48,68 @@ def hand_rows(
     order; ``hidden`` positions had unknown hole cards in an imported history."""
     if not hand.is_over:
         raise ValueError("only a finished hand can be stored")
-    setup = hand.setup
     text = history_text or history.dump(history.from_hand(hand, players=names))
-    seats = setup.seats
     hand_row = {
+        **_stakes(hand),
         "table_id": table_id,
-        "hand_number": setup.hand_number,
-        "variant": "NT",
-        "small_blind": setup.small_blind,
-        "big_blind": setup.big_blind,
-        "ante": max(setup.antes),
         "scale": scale,
         "currency": currency,
-        "button_seat": setup.button,
         "started_at": started_at,
         "ended_at": ended_at,
-        "board": "".join(str(c) for c in hand.board),
-        "pot": sum(hand.totals),
         "deck_commitment": deck_commitment,
         "seed": seed,
         "history": text,
         "digest": hashlib.sha256(text.encode()).hexdigest() if imported else None,
     }
-    players = [
+    players = _player_rows(hand, player_ids, hidden)
+    ledger = [
+        {
+            "player_id": player_ids[p],
+            "table_id": table_id,
+            "amount": row["net"],
+            "reason": "hand",
+            "created_at": ended_at,
+        }
+        for p, row in enumerate(players)
+        if row["net"]
+    ]
+    return HandRows(hand_row, players, _action_rows(hand), ledger)
+
+
+def _stakes(hand: Hand) -> dict[str, Any]:
+    """What the ``hands`` row says of the hand itself: its number, stakes, board, pot."""
+    setup = hand.setup
+    return {
+        "hand_number": setup.hand_number,
+        "variant": "NT",
+        "small_blind": setup.small_blind,
+        "big_blind": setup.big_blind,
+        "ante": max(setup.antes),
+        "button_seat": setup.button,
+        "board": "".join(str(c) for c in hand.board),
+        "pot": sum(hand.totals),
+    }
+
+
+def _player_rows(
+    hand: Hand, player_ids: Sequence[int], hidden: Sequence[int]
+) -> list[dict[str, Any]]:
+    setup = hand.setup
+    return [
         {
             "position": p,
-            "seat": seats[p],
+            "seat": setup.seats[p],
             "player_id": player_ids[p],
             "starting_stack": setup.stacks[p],
             "final_stack": hand.stacks[p],
             "hole_cards": None if p in hidden else f"{hand.holes[p][0]}{hand.holes[p][1]}",
             "net": hand.stacks[p] - setup.stacks[p],
         }
-        for p in range(len(seats))
+        for p in range(len(setup.seats))
     ]
+
+
+def _action_rows(hand: Hand) -> list[dict[str, Any]]:
     actions: list[dict[str, Any]] = []
     for event in hand.log:
         if isinstance(event, ActionTaken | ForcedBetPosted):
@@ -96,15 +124,4 @@ def hand_rows(
                     "hand_total": event.hand_total,
                 }
             )
-    ledger = [
-        {
-            "player_id": player_ids[p],
-            "table_id": table_id,
-            "amount": row["net"],
-            "reason": "hand",
-            "created_at": ended_at,
-        }
-        for p, row in enumerate(players)
-        if row["net"]
-    ]
-    return HandRows(hand_row, players, actions, ledger)
+    return actions

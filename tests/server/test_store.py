@@ -29,7 +29,7 @@ from server.store import (
     hand_rows,
     migrate,
 )
-from server.store import store as store_module
+from server.store import writer as writer_module
 from server.store.models import Action, Base, HandPlayer, LedgerEntry
 from server.store.models import Hand as HandRow
 from tests.conftest import SHARED_DATA
@@ -354,20 +354,20 @@ async def test_the_writer_checkpoints_sqlite_outside_the_event_loop(
             return int(conn.execute("SELECT count(*) FROM hands").fetchone()[0])
 
     threads: list[str] = []
-    original = store_module._checkpoint
+    original = writer_module._checkpoint
 
     def checkpoint(name: str) -> None:
         threads.append(threading.current_thread().name)
         original(name)
 
-    monkeypatch.setattr(store_module, "_checkpoint", checkpoint)
+    monkeypatch.setattr(writer_module, "_checkpoint", checkpoint)
     async with Store.open(f"sqlite+aiosqlite:///{path}", upgrade=True) as store:
         ids = await store.ensure_players(NAMES)
         table = await store.ensure_table("t", {})
         async with store.writer() as writer:
             await writer.write(rows_of(hands[0], table, ids))
             assert threads == [] and hands_in_database_file_alone() == 0  # a small log waits
-            monkeypatch.setattr(store_module, "_CHECKPOINT_BYTES", 0)
+            monkeypatch.setattr(writer_module, "_CHECKPOINT_BYTES", 0)
             for hand in hands[1:]:
                 await writer.write(rows_of(hand, table, ids))
                 if writer._checkpoint is not None:  # the checkpoint, in its thread

@@ -1,0 +1,66 @@
+"""Tables: a name and a configuration (an ``engine.TableConfig`` as JSON); imported hands
+go to a table of their own beside a live table of the same name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from server.store.base import StoreBase
+from server.store.models import TableRecord
+
+__all__ = ["Tables", "read_table", "write_config"]
+
+
+class Tables(StoreBase):
+    """The ``tables`` table: :class:`server.store.Store`'s queries about tables."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        super().__init__(engine)
+        self._tables: dict[tuple[str, bool], int] = {}  # (name, imported): id
+
+    async def ensure_table(
+        self, name: str, config: dict[str, Any], *, imported: bool = False
+    ) -> int:
+        """The id of the table called ``name``, creating it with ``config`` if need be.
+        Imported hands go to ``imported`` tables, apart from a live table of that name."""
+        key = (name, imported)
+        if key not in self._tables:
+            async with self.engine.begin() as conn:
+                await self._insert_missing(
+                    conn, TableRecord, "name", {name}, {"config": config, "imported": imported}
+                )
+                row = await conn.execute(
+                    select(TableRecord.id).where(
+                        TableRecord.name == name, TableRecord.imported == imported
+                    )
+                )
+                self._tables[key] = row.scalar_one()
+        return self._tables[key]
+
+    async def table_config(self, table_id: int) -> dict[str, Any]:
+        """A table's stored configuration."""
+        async with self.engine.connect() as conn:
+            found = await conn.execute(select(TableRecord.config).where(TableRecord.id == table_id))
+            return dict(found.scalar_one())
+
+    async def set_table_config(self, table_id: int, config: dict[str, Any]) -> None:
+        """Replace a table's stored configuration (what a process taking it over reads)."""
+        async with self.engine.begin() as conn:
+            await write_config(conn, table_id, config)
+
+
+async def write_config(conn: AsyncConnection, table_id: int, config: dict[str, Any]) -> None:
+    """Replace a table's configuration (in the caller's transaction)."""
+    await conn.execute(update(TableRecord).where(TableRecord.id == table_id).values(config=config))
+
+
+async def read_table(conn: AsyncConnection, table_id: int) -> tuple[str, dict[str, Any]]:
+    """A table's name and configuration (in the caller's transaction)."""
+    found = await conn.execute(
+        select(TableRecord.name, TableRecord.config).where(TableRecord.id == table_id)
+    )
+    name, config = found.one()
+    return name, config
