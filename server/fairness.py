@@ -40,11 +40,7 @@ from server.store import Store
 from server.store.models import Hand as HandRecord
 
 __all__ = [
-    "COMMITMENT_FIELD",
-    "HAND_FIELD",
     "SEED_BYTES",
-    "SEED_FIELD",
-    "TABLE_FIELD",
     "HandIdentity",
     "SeedStream",
     "Shuffle",

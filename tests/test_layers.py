@@ -1,5 +1,5 @@
-"""No import runs up the house: engine, then store and exports, then tables, then the
-server, then the CLI (docs/architecture.md draws the same rooms).
+"""No import runs up the house: engine, then exports and the store, then tables, then
+the server, then the CLI (docs/architecture.md draws the same rooms).
 
 Every import counts, a lazy one inside a function too; only imports for type checkers
 (``if TYPE_CHECKING:``) may look up, since they never run.
@@ -14,10 +14,8 @@ ROOT = Path(__file__).parents[1]
 
 LAYERS: list[tuple[str, list[str]]] = [
     ("engine", ["engine"]),
-    (
-        "store and exports",
-        ["server.store", "server.export", "server.bus", "server.config", "server.protocol"],
-    ),
+    ("exports", ["server.export"]),  # a stored hand rendered: they need no database
+    ("store", ["server.store", "server.bus", "server.config", "server.protocol"]),
     (
         "tables",
         ["server.fairness", "server.tables", "server.remote", "server.bots", "server.tournaments"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from engine import history
-from server.fairness import SEED_FIELD
+from server.export.phh import SEED_FIELD
 from server.store import HandWriter, Store, hand_rows
 from server.tournaments.director import HandPlayed
 
