@@ -1,4 +1,9 @@
-"""What every ``pokerroom`` subcommand shares: errors, output, finding PHH files."""
+"""What every ``pokerroom`` subcommand shares: the table of commands, errors, output,
+finding PHH files.
+
+Every module here is light to import: a command imports what it needs (SQLAlchemy, the
+server) in the module that runs it, which ``pokerroom`` loads only for that command.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,24 @@ from pathlib import Path
 from typing import NoReturn
 
 EXIT_USAGE = 2
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "eval": ("tools", "name the best hand among 5 or more cards"),
+    "compare": ("tools", "compare two hands: WIN, LOSE or DRAW for the first"),
+    "showdown": ("tools", "score a file of ten-card lines (Project Euler 54)"),
+    "equity": ("tools", "win, tie and equity of hold'em hands"),
+    "replay": ("tools", "replay PHH hand histories and check their final stacks"),
+    "demo": ("tools", "deal random showdowns and evaluate them"),
+    "db": ("hands", "migrate the database"),
+    "hands": ("hands", "stored hand histories"),
+    "serve": ("serve", "run the poker server"),
+    "verify": ("verify", "check a hand's shuffle: its seed, commitment and cards"),
+    "bot": ("bot", "play bots at a server"),
+    "tournament": ("tournament", "run a tournament between bots"),
+}
+"""Each ``pokerroom`` command, in the order ``--help`` lists them: the module of
+``server.cli`` that registers and runs it, and its one line of help. A module's commands
+stand together, in the order it registers them."""
 
 
 class UsageError(Exception):
@@ -68,11 +91,13 @@ def add_command(
     sub: argparse._SubParsersAction[Parser],
     name: str,
     func: Command,
-    help_text: str,
+    help_text: str | None = None,
     *,
     json_output: bool = True,
 ) -> argparse.ArgumentParser:
-    """Register a subcommand; with ``json_output`` it takes ``--json``."""
+    """Register a subcommand; with ``json_output`` it takes ``--json``. A ``pokerroom``
+    command's help comes from :data:`COMMANDS`; a subcommand's (``hands list``) is given."""
+    help_text = COMMANDS[name][1] if help_text is None else help_text
     parser = sub.add_parser(name, help=help_text, description=help_text)
     if json_output:
         parser.add_argument("--json", action="store_true", help="print JSON for programs")

@@ -237,7 +237,7 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
         )
         return parser
 
-    db = add_command(sub, "db", cmd_db, "migrate the database", json_output=False)
+    db = add_command(sub, "db", cmd_db, json_output=False)
     db_sub = db.add_subparsers(dest="action", required=True, parser_class=Parser)
     for action, text in (
         ("upgrade", "migrate up to --revision (default: the newest)"),
@@ -247,7 +247,7 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
         p = with_db(add_command(db_sub, action, cmd_db, text))
         p.add_argument("--revision", help="an Alembic revision: head, base, -1, 0001, ...")
 
-    hands = add_command(sub, "hands", cmd_list, "stored hand histories", json_output=False)
+    hands = add_command(sub, "hands", cmd_list, json_output=False)
     hands_sub = hands.add_subparsers(dest="action", required=True, parser_class=Parser)
     p = with_db(add_command(hands_sub, "list", cmd_list, "list stored hands, newest first"))
     p.add_argument("--player", help="only hands this player played")

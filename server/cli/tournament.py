@@ -195,7 +195,7 @@ def _stakes(text: str) -> tuple[int, int, int]:
 
 
 def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
-    p = add_command(sub, "tournament", cmd_tournament, "run a tournament between bots")
+    p = add_command(sub, "tournament", cmd_tournament)
     p.add_argument("--format", choices=[str(f) for f in Format], default="sng")
     p.add_argument(
         "--bot", action="append", type=_bot, metavar="NAME=SPEC",
