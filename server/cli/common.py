@@ -1,19 +1,24 @@
 """What every ``pokerroom`` subcommand shares: the table of commands, errors, output,
-finding PHH files.
+progress bars, finding PHH files.
 
 Every module here is light to import: a command imports what it needs (SQLAlchemy, the
-server) in the module that runs it, which ``pokerroom`` loads only for that command.
+server, rich) in the module that runs it, which ``pokerroom`` loads only for that command.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    import rich.progress
 
 EXIT_USAGE = 2
 
@@ -103,3 +108,52 @@ def add_command(
         parser.add_argument("--json", action="store_true", help="print JSON for programs")
     parser.set_defaults(func=func)
     return parser
+
+
+class Progress:
+    """Where a long command counts what it has done: a bar (see :func:`progress`), or
+    nowhere, as here."""
+
+    def advance(self, steps: int = 1) -> None:
+        """``steps`` more are done."""
+
+    def set_total(self, total: int | None) -> None:
+        """There are ``total`` in all (without one, the bar only counts)."""
+
+
+class _Bar(Progress):
+    def __init__(self, bar: rich.progress.Progress, task: rich.progress.TaskID) -> None:
+        self.bar, self.task = bar, task
+
+    def advance(self, steps: int = 1) -> None:
+        self.bar.advance(self.task, steps)
+
+    def set_total(self, total: int | None) -> None:
+        self.bar.update(self.task, total=total)
+
+
+@contextlib.contextmanager
+def progress(
+    description: str, total: int | None = None, *, hide: bool = False
+) -> Iterator[Progress]:
+    """A progress bar on stderr while the block runs, when stderr is a terminal and not
+    ``hide``; piped, or hidden, the command prints what it always did and rich is never
+    imported. The bar goes when the block ends (transient), so it leaves nothing behind."""
+    if hide or not sys.stderr.isatty():
+        yield Progress()
+        return
+    import rich.console  # noqa: PLC0415 - ~60 ms, only for a terminal
+    import rich.progress  # noqa: PLC0415
+
+    # What the command prints meanwhile goes above the bar when stdout is this terminal
+    # too; a piped stdout is left alone, so nothing a program reads goes to stderr.
+    with rich.progress.Progress(
+        rich.progress.TextColumn("{task.description}"),
+        rich.progress.BarColumn(),
+        rich.progress.MofNCompleteColumn(),
+        rich.progress.TimeElapsedColumn(),
+        console=rich.console.Console(stderr=True),
+        transient=True,
+        redirect_stdout=sys.stdout.isatty(),
+    ) as bar:
+        yield _Bar(bar, bar.add_task(description, total=total))

@@ -20,6 +20,7 @@ from server.cli.common import (
     emit,
     json_number,
     phh_files,
+    progress,
 )
 
 
@@ -121,8 +122,11 @@ def cmd_equity(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay PHH files through the engine and compare with the recorded final stacks."""
     counts = dict.fromkeys(("match", "differ", "unsupported", "error"), 0)
-    for path in phh_files(args.paths):
-        _replay_file(args, path, counts)
+    files = phh_files(args.paths)
+    with progress("replay", len(files)) as bar:
+        for path in files:
+            _replay_file(args, path, counts)
+            bar.advance()
     if args.json:
         print(json.dumps({"summary": counts}))
     else:
