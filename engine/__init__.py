@@ -65,53 +65,29 @@ if TYPE_CHECKING:
     from engine.rules import AnteKind, ButtonRule, TableConfig
     from engine.table import SeatView, Table, TableView
 
-# The names loaded on first use, by the module that defines them: the same as the
-# imports above, which only type checkers see (tests/engine/test_lazy_exports.py checks).
-_LAZY_MODULES: dict[str, tuple[str, ...]] = {
-    "engine.actions": ("Action", "ActionMenu", "BetOrRaiseTo", "CheckOrCall", "Fold"),
-    "engine.deck": ("Deck",),
-    "engine.events": (
-        "ActionTaken",
-        "BoardDealt",
-        "CardsMucked",
-        "CardsShown",
-        "Event",
-        "ForcedBetPosted",
-        "HandEnded",
-        "HandStarted",
-        "HoleCardsDealt",
-        "PlayerSat",
-        "PlayerSatIn",
-        "PlayerSatOut",
-        "PlayerStood",
-        "PotAwarded",
-        "Street",
-        "UncalledBetReturned",
-        "redact",
-    ),
-    "engine.hand": ("Hand", "HandSetup"),
-    "engine.rules": ("AnteKind", "ButtonRule", "TableConfig"),
-    "engine.table": ("SeatView", "Table", "TableView"),
-}
-_LAZY = {name: module for module, names in _LAZY_MODULES.items() for name in names}
-_LAZY["history"] = "engine.history"  # the submodule itself
-
+# The modules that define the names loaded on first use (the imports above, which only
+# type checkers see), searched in this order: a module's ``__all__`` says what it has.
+_LAZY_MODULES = (
+    "engine.actions", "engine.deck", "engine.events", "engine.rules", "engine.hand", "engine.table",
+)  # fmt: skip
 
 # Defined for the interpreter only: a type checker that saw a module ``__getattr__``
 # would take any misspelt ``engine.X`` for Any instead of naming the mistake.
 if not TYPE_CHECKING:
 
     def __getattr__(name: str) -> Any:
-        source = _LAZY.get(name)
-        if source is None:
+        if name == "history":  # the submodule itself
+            value = importlib.import_module("engine.history")
+        elif name in __all__:
+            modules = map(importlib.import_module, _LAZY_MODULES)
+            value = next(getattr(m, name) for m in modules if name in m.__all__)
+        else:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        module = importlib.import_module(source)
-        value = module if source == f"{__name__}.{name}" else getattr(module, name)
         globals()[name] = value  # once: later lookups find it and never come back here
         return value
 
     def __dir__() -> list[str]:
-        return sorted({*globals(), *_LAZY})
+        return sorted({*globals(), *__all__})
 
 
 __all__ = [
