@@ -7,12 +7,22 @@ The public API is exactly ``__all__``; bots, tools and the server import from he
 'Royal Flush'
 >>> compare("2H 2D AH KC 3D", "4H 4C JC TC 3H")
 'LOSE'
+
+Only the cards, the evaluator and equity load with the package: a command that names a
+hand needs nothing else. The table, hands, events and histories load when first named
+(PEP 562), so ``from engine import Table`` and ``engine.Table`` work as ever.
 """
 
-from engine import history
-from engine.actions import Action, ActionMenu, BetOrRaiseTo, CheckOrCall, Fold
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from engine.cards import Card, Rank, Suit, parse_cards
-from engine.deck import Deck
+
+# Eager, not lazy, because ``equity`` names both a submodule and its function: importing
+# the submodule binds ``engine.equity`` to the module, so the function must be bound
+# after it, here, before anyone else can import ``engine.equity``.
 from engine.equity import Equity, equity
 from engine.errors import (
     DuplicateCardError,
@@ -27,28 +37,58 @@ from engine.errors import (
     UnsupportedHistoryError,
 )
 from engine.evaluator import HandCategory, HandValue, Outcome, compare, evaluate, rank7, rank_batch
-from engine.events import (
-    ActionTaken,
-    BoardDealt,
-    CardsMucked,
-    CardsShown,
-    Event,
-    ForcedBetPosted,
-    HandEnded,
-    HandStarted,
-    HoleCardsDealt,
-    PlayerSat,
-    PlayerSatIn,
-    PlayerSatOut,
-    PlayerStood,
-    PotAwarded,
-    Street,
-    UncalledBetReturned,
-    redact,
-)
-from engine.hand import Hand, HandSetup
-from engine.rules import AnteKind, ButtonRule, TableConfig
-from engine.table import SeatView, Table, TableView
+
+if TYPE_CHECKING:
+    from engine import history
+    from engine.actions import Action, ActionMenu, BetOrRaiseTo, CheckOrCall, Fold
+    from engine.deck import Deck
+    from engine.events import (
+        ActionTaken,
+        BoardDealt,
+        CardsMucked,
+        CardsShown,
+        Event,
+        ForcedBetPosted,
+        HandEnded,
+        HandStarted,
+        HoleCardsDealt,
+        PlayerSat,
+        PlayerSatIn,
+        PlayerSatOut,
+        PlayerStood,
+        PotAwarded,
+        Street,
+        UncalledBetReturned,
+        redact,
+    )
+    from engine.hand import Hand, HandSetup
+    from engine.rules import AnteKind, ButtonRule, TableConfig
+    from engine.table import SeatView, Table, TableView
+
+# The modules that define the names loaded on first use (the imports above, which only
+# type checkers see), searched in this order: a module's ``__all__`` says what it has.
+_LAZY_MODULES = (
+    "engine.actions", "engine.deck", "engine.events", "engine.rules", "engine.hand", "engine.table",
+)  # fmt: skip
+
+# Defined for the interpreter only: a type checker that saw a module ``__getattr__``
+# would take any misspelt ``engine.X`` for Any instead of naming the mistake.
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        if name == "history":  # the submodule itself
+            value = importlib.import_module("engine.history")
+        elif name in __all__:
+            modules = map(importlib.import_module, _LAZY_MODULES)
+            value = next(getattr(m, name) for m in modules if name in m.__all__)
+        else:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        globals()[name] = value  # once: later lookups find it and never come back here
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "Action",

@@ -124,7 +124,7 @@ def _tournament(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     """Register ``pokerroom bot run``."""
-    bot = add_command(sub, "bot", cmd_run, "play bots at a server", json_output=False)
+    bot = add_command(sub, "bot", cmd_run, json_output=False)
     bot_sub = bot.add_subparsers(dest="action", required=True, parser_class=Parser)
     p = add_command(bot_sub, "run", cmd_run, "play a bot at a server over the websocket")
     p.add_argument(

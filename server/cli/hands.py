@@ -10,7 +10,7 @@ import argparse
 import asyncio
 import datetime as dt
 import sys
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeVar
@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from engine import EngineError, history
-from server.cli.common import Parser, UsageError, add_command, emit, phh_files
+from server.cli.common import Parser, Progress, UsageError, add_command, emit, phh_files, progress
 from server.config import database_url
 from server.export import HandInfo, ohh, pokerstars
 from server.protocol import summary_body
@@ -156,12 +156,15 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.all == bool(args.ids):
         raise UsageError("name hand ids, or --all, but not both")
 
-    async def load(store: Store) -> list[HandInfo]:
+    async def load(store: Store, bar: Progress) -> list[HandInfo]:
         ids = await store.hand_ids() if args.all else args.ids
-        return [await store.hand_info(hand_id) for hand_id in ids]
+        bar.set_total(len(ids))
+        return [await store.hand_info(hand_id) for hand_id in _counted(ids, bar)]
 
-    infos = _run(load, args)
-    text = render(infos, args.format)
+    with progress("load") as bar:
+        infos = _run(lambda store: load(store, bar), args)
+    with progress(f"write {args.format}", len(infos)) as bar:
+        text = render(infos, args.format, bar)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
         print(f"wrote {len(infos)} hand{'s' * (len(infos) != 1)} to {args.output}")
@@ -170,22 +173,30 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def render(infos: list[HandInfo], fmt: str) -> str:
-    """Hands in one of the export formats, as the text of one file."""
+def render(infos: Sequence[HandInfo], fmt: str, bar: Progress | None = None) -> str:
+    """Hands in one of the export formats, as the text of one file; ``bar`` counts them."""
+    counted = _counted(infos, bar or Progress())
     if fmt == "phh":
         if len(infos) == 1:
-            return history.dump(infos[0].history)
-        return history.dump_all(info.history for info in infos)
-    if fmt == "pokerstars":
-        return pokerstars.render_all(infos)
+            return history.dump(next(counted).history)
+        return history.dump_all(info.history for info in counted)
+    if fmt == "pokerstars":  # pokerstars.render_all, a hand at a time for the bar
+        return "\n\n".join(pokerstars.render(info) for info in counted)
     # OHH files hold one JSON document per hand, separated by a blank line.
-    return "".join(ohh.dumps(ohh.render(info)) + "\n\n" for info in infos)
+    return "".join(ohh.dumps(ohh.render(info)) + "\n\n" for info in counted)
+
+
+def _counted(items: Iterable[T], bar: Progress) -> Iterator[T]:
+    """``items``, advancing ``bar`` past each once it is done with."""
+    for item in items:
+        yield item
+        bar.advance()
 
 
 def _histories(
-    paths: list[str], report_errors: list[tuple[str, str]]
+    files: Iterable[Path], report_errors: list[tuple[str, str]]
 ) -> Iterator[tuple[str, str, history.HandHistory]]:
-    for path in phh_files(paths):
+    for path in files:
         table = "/".join(path.parts[-3:-1])
         try:
             text = path.read_text(encoding="utf-8")
@@ -200,7 +211,10 @@ def _histories(
 
 def cmd_import(args: argparse.Namespace) -> int:
     unreadable: list[tuple[str, str]] = []
-    report = _run(lambda store: store.import_histories(_histories(args.paths, unreadable)), args)
+    files = phh_files(args.paths)
+    with progress("import", len(files)) as bar:
+        hands = _histories(_counted(files, bar), unreadable)
+        report = _run(lambda store: store.import_histories(hands), args)
     lines = [f"{source}: error: {message}" for source, message in unreadable]
     lines += [
         f"{source}: {status}: {message}"
@@ -237,7 +251,7 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
         )
         return parser
 
-    db = add_command(sub, "db", cmd_db, "migrate the database", json_output=False)
+    db = add_command(sub, "db", cmd_db, json_output=False)
     db_sub = db.add_subparsers(dest="action", required=True, parser_class=Parser)
     for action, text in (
         ("upgrade", "migrate up to --revision (default: the newest)"),
@@ -247,7 +261,7 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
         p = with_db(add_command(db_sub, action, cmd_db, text))
         p.add_argument("--revision", help="an Alembic revision: head, base, -1, 0001, ...")
 
-    hands = add_command(sub, "hands", cmd_list, "stored hand histories", json_output=False)
+    hands = add_command(sub, "hands", cmd_list, json_output=False)
     hands_sub = hands.add_subparsers(dest="action", required=True, parser_class=Parser)
     p = with_db(add_command(hands_sub, "list", cmd_list, "list stored hands, newest first"))
     p.add_argument("--player", help="only hands this player played")

@@ -126,7 +126,7 @@ LOOPS = ("auto", "uvloop", "asyncio")
 
 
 def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
-    p = add_command(sub, "serve", cmd_serve, "run the poker server", json_output=False)
+    p = add_command(sub, "serve", cmd_serve, json_output=False)
     defaults = ServerSettings()
     p.add_argument(
         "--config", metavar="FILE",

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine import Card, EngineError, HandValue, compare, equity, evaluate, history, parse_cards
+import engine
+from engine import Card, EngineError, HandValue, compare, equity, evaluate, parse_cards
 from server.cli.common import (
     Command,
     Parser,
@@ -19,6 +20,7 @@ from server.cli.common import (
     emit,
     json_number,
     phh_files,
+    progress,
 )
 
 
@@ -120,42 +122,49 @@ def cmd_equity(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay PHH files through the engine and compare with the recorded final stacks."""
     counts = dict.fromkeys(("match", "differ", "unsupported", "error"), 0)
-    for path in phh_files(args.paths):
-        try:
-            text = path.read_text(encoding="utf-8")
-            hands = history.load_all(text) if path.suffix == ".phhs" else [history.load(text)]
-            results = [history.check(h) for h in hands]
-        except (OSError, UnicodeDecodeError, EngineError) as exc:
-            results = [history.ReplayResult("error", None, None, f"cannot read: {exc}")]
-        for index, result in enumerate(results, start=1 if path.suffix == ".phhs" else 0):
-            counts[result.status] += 1
-            if args.json:
-                print(
-                    json.dumps(
-                        {
-                            "file": str(path),
-                            "index": index,
-                            "status": result.status,
-                            "ours": None
-                            if result.ours is None
-                            else [json_number(v) for v in result.ours],
-                            "recorded": None
-                            if result.recorded is None
-                            else [json_number(v) for v in result.recorded],
-                            "message": result.message,
-                        }
-                    )
-                )
-            elif result.status != "match" or args.verbose:
-                where = f"{path}[{index}]" if path.suffix == ".phhs" else str(path)
-                print(
-                    f"{where}: {result.status}" + (f": {result.message}" if result.message else "")
-                )
+    files = phh_files(args.paths)
+    with progress("replay", len(files)) as bar:
+        for path in files:
+            _replay_file(args, path, counts)
+            bar.advance()
     if args.json:
         print(json.dumps({"summary": counts}))
     else:
         print(", ".join(f"{n} {status}" for status, n in counts.items()))
     return 1 if counts["differ"] or counts["error"] else 0
+
+
+def _replay_file(args: argparse.Namespace, path: Path, counts: dict[str, int]) -> None:
+    """Replay one file's hands, count them, and print those ``args`` asks for."""
+    history = engine.history  # the first use loads it: eval and the rest do without
+    try:
+        text = path.read_text(encoding="utf-8")
+        hands = history.load_all(text) if path.suffix == ".phhs" else [history.load(text)]
+        results = [history.check(h) for h in hands]
+    except (OSError, UnicodeDecodeError, EngineError) as exc:
+        results = [history.ReplayResult("error", None, None, f"cannot read: {exc}")]
+    for index, result in enumerate(results, start=1 if path.suffix == ".phhs" else 0):
+        counts[result.status] += 1
+        if args.json:
+            print(
+                json.dumps(
+                    {
+                        "file": str(path),
+                        "index": index,
+                        "status": result.status,
+                        "ours": None
+                        if result.ours is None
+                        else [json_number(v) for v in result.ours],
+                        "recorded": None
+                        if result.recorded is None
+                        else [json_number(v) for v in result.recorded],
+                        "message": result.message,
+                    }
+                )
+            )
+        elif result.status != "match" or args.verbose:
+            where = f"{path}[{index}]" if path.suffix == ".phhs" else str(path)
+            print(f"{where}: {result.status}" + (f": {result.message}" if result.message else ""))
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -176,26 +185,26 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     """Register the hand tools: eval, compare, showdown, equity, replay, demo."""
 
-    def add(name: str, func: Command, help_text: str) -> argparse.ArgumentParser:
-        return add_command(sub, name, func, help_text)
+    def add(name: str, func: Command) -> argparse.ArgumentParser:
+        return add_command(sub, name, func)
 
-    p = add("eval", cmd_eval, "name the best hand among 5 or more cards")
+    p = add("eval", cmd_eval)
     p.add_argument("cards", nargs="+", help="cards, e.g. As Ks Qs Js Ts 2c 3d")
-    p = add("compare", cmd_compare, "compare two hands: WIN, LOSE or DRAW for the first")
+    p = add("compare", cmd_compare)
     p.add_argument("hand_a", help='first hand, e.g. "2H 2D AH KC 3D"')
     p.add_argument("hand_b", help="second hand")
-    p = add("showdown", cmd_showdown, "score a file of ten-card lines (Project Euler 54)")
+    p = add("showdown", cmd_showdown)
     p.add_argument("file", help="the file, or - for standard input")
-    p = add("equity", cmd_equity, "win, tie and equity of hold'em hands")
+    p = add("equity", cmd_equity)
     p.add_argument("hands", nargs="+", help="two-card hands, e.g. AhKh QsQd")
     p.add_argument("--board", help="board cards already dealt, e.g. 'Ah 7c 2d'")
     p.add_argument("--dead", help="cards known to be out of the deck")
     p.add_argument("--exact", action="store_true", help="enumerate every board")
     p.add_argument("--samples", type=int, help="Monte Carlo with this many boards")
     p.add_argument("--seed", type=int, help="seed for Monte Carlo")
-    p = add("replay", cmd_replay, "replay PHH hand histories and check their final stacks")
+    p = add("replay", cmd_replay)
     p.add_argument("paths", nargs="+", help=".phh or .phhs files, or folders of them")
     p.add_argument("-v", "--verbose", action="store_true", help="list matching hands too")
-    p = add("demo", cmd_demo, "deal random showdowns and evaluate them")
+    p = add("demo", cmd_demo)
     p.add_argument("--hands", type=int, default=5, help="how many hands (default 5)")
     p.add_argument("--seed", type=int, help="seed for the deal")

@@ -11,11 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
 from server.bots.client import load_bot_spec
-from server.cli.common import Parser, UsageError, add_command, positive
+from server.cli.common import Parser, Progress, UsageError, add_command, positive, progress
 from server.config import database_url
 from server.store import Store
 from server.tournaments.chart import winnings_chart
@@ -81,18 +80,17 @@ def _director(settings: dict[str, Any], on_hand: Any) -> TournamentDirector:
         raise UsageError(str(exc)) from None
 
 
-async def _run(args: argparse.Namespace, settings: dict[str, Any], progress: Progress) -> Any:
+async def _run(args: argparse.Namespace, settings: dict[str, Any], bar: Progress) -> Any:
     async with Store.open(database_url(args.db)) as store, store.writer() as writer:
         tournament_id = await store.create_tournament(settings["format"], args.seed, settings)
         record = HandRecorder(store, writer, tournament_id)
-        task = progress.add_task(f"{settings['format']} {args.seed}")
 
         async def on_hand(played: HandPlayed) -> None:
             await record(played)
-            progress.advance(task)
+            bar.advance()
 
         director = _director(settings, on_hand)
-        progress.update(task, total=director.planned_hands())
+        bar.set_total(director.planned_hands())
         results = await director.run()
         await store.finish_tournament(tournament_id, results.to_json())
     return tournament_id, results
@@ -105,12 +103,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise UsageError("give --seed: every deal is drawn from it (and --replay needs it)")
     settings = _settings(args)
     _director(settings, None)  # the bots load and the settings fit, before anything starts
-    console = Console(stderr=True)
-    with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console, disable=args.json or not console.is_terminal, transient=True,
-    ) as progress:  # fmt: skip
-        tournament_id, results = asyncio.run(_run(args, settings, progress))
+    with progress(f"{settings['format']} {args.seed}", hide=args.json) as bar:
+        tournament_id, results = asyncio.run(_run(args, settings, bar))
     out = Path(args.out or f"tournament-{tournament_id}")
     out.mkdir(parents=True, exist_ok=True)
     data = {"id": tournament_id, **results.to_json(), "settings": settings}
@@ -195,7 +189,7 @@ def _stakes(text: str) -> tuple[int, int, int]:
 
 
 def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
-    p = add_command(sub, "tournament", cmd_tournament, "run a tournament between bots")
+    p = add_command(sub, "tournament", cmd_tournament)
     p.add_argument("--format", choices=[str(f) for f in Format], default="sng")
     p.add_argument(
         "--bot", action="append", type=_bot, metavar="NAME=SPEC",

@@ -61,11 +61,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0 if all(result.ok for _, result in results) else 1
 
 
-def add_command(sub: argparse._SubParsersAction[common.Parser]) -> None:
+def add_commands(sub: argparse._SubParsersAction[common.Parser]) -> None:
     """Register ``pokerroom verify``."""
-    p = common.add_command(
-        sub, "verify", cmd_verify, "check a hand's shuffle: its seed, commitment and cards"
-    )
+    p = common.add_command(sub, "verify", cmd_verify)
     p.add_argument(
         "target",
         metavar="HAND_ID_OR_FILE",

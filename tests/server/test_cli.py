@@ -1,4 +1,6 @@
 import json
+import os
+import re
 import signal
 import socket
 import subprocess
@@ -206,6 +208,44 @@ def test_replay_other_variants_are_unsupported_not_failures(
 ) -> None:
     code, out, _ = run(capsys, "replay", str(PHH / "antonius-blom-2009.phh"))
     assert code == 0 and "unsupported: variant 'PO'" in out
+
+
+def run_in_a_terminal(*argv: str) -> tuple[int, str, str]:
+    """``pokerroom ARGV`` in a fresh process whose stderr is a terminal (a pty) and whose
+    stdout is a pipe: its exit status, its stdout, and the text the terminal was sent."""
+    pty = pytest.importorskip("pty")  # not on Windows
+    terminal, their_end = pty.openpty()
+    with subprocess.Popen(
+        [sys.executable, "-m", "server.cli", *argv],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=their_end, text=True,
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm"},
+    ) as proc:  # fmt: skip
+        os.close(their_end)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(terminal, 65536)
+            except OSError:  # EIO: the process has closed the terminal
+                break
+            if not chunk:
+                break
+            shown += chunk
+        assert proc.stdout is not None
+        out = proc.stdout.read()  # a line or two: it never fills the pipe
+    os.close(terminal)
+    return proc.returncode, out, re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown.decode())
+
+
+def test_replay_shows_a_bar_on_a_terminal_and_prints_the_same(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    folder = PHH / "pluribus" / "30"
+    files = len(list(folder.glob("*.phh")))
+    piped = run(capsys, "replay", str(folder))
+    code, out, shown = run_in_a_terminal("replay", str(folder))
+    assert (code, out) == piped[:2]
+    assert "replay" in shown and f"{files}/{files}" in shown
+    assert piped[2] == ""  # piped: no bar
 
 
 def test_replay_a_missing_path_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

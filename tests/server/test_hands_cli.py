@@ -19,6 +19,7 @@ from server.export import ohh
 from server.store import Store, hand_rows, migrate
 from tests.conftest import SHARED_DATA
 from tests.server.conftest import create_pg_database, demo_server, drop_pg_database
+from tests.server.test_cli import run_in_a_terminal
 from tests.server.test_export_pokerstars import NAMES, dead_button_hand
 
 PLURIBUS = SHARED_DATA / "phh" / "pluribus"
@@ -51,6 +52,27 @@ def test_import_reports_what_it_stored(capsys: pytest.CaptureFixture[str], sqlit
         capsys, "hands", "import", "--json", "--db", sqlite_db, str(PLURIBUS / "30" / "0.phh")
     )
     assert json.loads(out)["duplicates"] == 1
+
+
+def test_import_and_export_show_bars_on_a_terminal_and_print_the_same(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The same commands, piped and with stderr on a terminal: the same output, and on
+    the terminal a bar for each."""
+    hands = len(list((PLURIBUS / "30").glob("*.phh")))
+    piped, shown = tmp_path / "piped", tmp_path / "shown"
+    imported = run(capsys, "hands", "import", "--db", f"sqlite:///{piped}.db", str(PLURIBUS / "30"))
+    code, out, terminal = run_in_a_terminal(
+        "hands", "import", "--db", f"sqlite:///{shown}.db", str(PLURIBUS / "30")
+    )
+    assert (code, out) == imported[:2] and imported[2] == ""
+    assert "import" in terminal and f"{hands}/{hands}" in terminal
+    export = ["hands", "export", "--all", "--format", "pokerstars", "--db", f"sqlite:///{shown}.db"]
+    run(capsys, *export, "-o", str(piped))
+    code, out, terminal = run_in_a_terminal(*export, "-o", str(shown))
+    assert (code, out) == (0, f"wrote {hands} hands to {shown}\n")
+    assert shown.read_text() == piped.read_text()
+    assert "load" in terminal and "write pokerstars" in terminal and f"{hands}/{hands}" in terminal
 
 
 def test_import_names_bad_files_and_hands_and_keeps_the_good(
