@@ -190,6 +190,8 @@ class BotClient(TableConversation):
         if decision.stale:
             log.warning("%s: the bot answered too late; the table has moved on", self.player)
             return
+        if self._leave_sent:  # we left while it thought: the server folds (or checks) for us
+            return
         if self._thinking is decision:
             self._thinking = None
         message = act_message(

@@ -23,10 +23,12 @@ from engine import Action, ActionMenu, BetOrRaiseTo, CheckOrCall, TableConfig, T
 from server.app import PokerServer, ServerSettings
 from server.bots import Bot, load_bot
 from server.bots.client import BotClient, BotClientError
+from server.bots.decisions import Decision
 from server.bots.wire import act_message
 from server.store import Store
 from server.tables import TableRunner
 from tests.server.conftest import demo_server
+from tests.server.test_bot_decisions import _decision
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = (0.05, 0.5)  # reconnect quickly
@@ -283,6 +285,28 @@ class Slow:
     def act(self, view: TableView, menu: ActionMenu) -> Action:
         threading.Event().wait(0.4)
         return CheckOrCall(menu.seat)
+
+
+async def test_an_answer_the_bot_finishes_after_leaving_is_not_sent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Left on our turn, the server has folded (or checked) for us at once: an answer the
+    bot gives afterwards is dropped, not sent to be refused (``not_your_turn``)."""
+    view, menu = _decision(facing_a_bet=False)
+    client = BotClient(load_bot("calling-station"), "ws://127.0.0.1:9/ws", name="sdk-late")
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    monkeypatch.setattr(client, "_send", send)
+    decision = Decision("demo", "run-7-42", menu, 42)
+    client._leave_sent = True  # stop() sent the leave while the bot thought
+    await client._think(decision, view, 1.0)
+    assert sent == []
+    client._leave_sent = False  # still seated: the answer goes
+    await client._think(decision, view, 1.0)
+    assert [m["action_id"] for m in sent] == ["run-7-42"]
 
 
 async def test_late_answers_are_dropped_and_a_sat_out_bot_sits_in_and_plays_on(
