@@ -64,6 +64,7 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.store
 	$(BIN)/python -m bench.server
+	$(BIN)/python -m bench.cli
 
 # The fault-injection loops with full counts (CI runs tests/stress and test_restart.py
 # with small ones): 2000 idle connections, 200 slowloris sockets, ten crash-restart rounds,
