@@ -14,14 +14,15 @@ import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Final
 
 from engine.cards import Card, to_cards
 from engine.errors import InvalidHandError
 from engine.evaluator import _rank_rows
+
+if TYPE_CHECKING:  # numpy loads when equity runs, not with the engine
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["Equity", "equity"]
 
@@ -77,6 +78,8 @@ def equity(
     were asked for; otherwise ``samples`` (default :data:`DEFAULT_SAMPLES`) random boards
     are dealt from a generator seeded with ``seed``.
     """
+    import numpy as np  # noqa: PLC0415  (on first use: the hand tools never need it)
+
     holes = [to_cards(h) for h in hands]
     if len(holes) < 2:
         raise InvalidHandError(f"equity needs at least 2 hands, got {len(holes)}")
@@ -142,6 +145,8 @@ def equity(
 @functools.lru_cache(maxsize=8)
 def _combinations(n: int, k: int) -> npt.NDArray[np.int8]:
     """Every k-subset of range(n) as rows of an int8 array, in lexicographic order."""
+    import numpy as np  # noqa: PLC0415  (on first use: the hand tools never need it)
+
     if k == 0:
         return np.zeros((1, 0), dtype=np.int8)
     # Build column by column: rows ending at each possible last element.
@@ -169,6 +174,8 @@ def _chunks_exact(
 def _chunks_random(
     remaining: npt.NDArray[np.int64], missing: int, samples: int, seed: int | None
 ) -> Iterable[npt.NDArray[np.int64]]:
+    import numpy as np  # noqa: PLC0415  (on first use: the hand tools never need it)
+
     rng = np.random.default_rng(seed)
     for start in range(0, samples, _CHUNK):
         n = min(_CHUNK, samples - start)

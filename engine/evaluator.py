@@ -28,10 +28,7 @@ from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Final, Literal
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from engine.cards import Card, Rank, to_cards
 from engine.errors import InvalidHandError
@@ -44,6 +41,10 @@ from engine.hand_classes import (
     flush_class,
     rank_class,
 )
+
+if TYPE_CHECKING:  # numpy loads with the batch path (rank_batch), not with evaluate()
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "HandCategory",
@@ -138,6 +139,8 @@ def rank7(  # noqa: PLR0917 - seven cards, positionally, is the fast call
 @functools.cache
 def _numpy_tables() -> dict[str, npt.NDArray[Any]]:
     # Built on first use: the scalar paths never need them.
+    import numpy as np  # noqa: PLC0415  (on first use: the hand tools never need it)
+
     t: dict[str, npt.NDArray[Any]] = {
         "card_keys": np.array(CARD_KEYS, dtype=np.int64),
         "flush_rank": np.array(_FLUSH_RANK, dtype=np.int64),
@@ -164,6 +167,8 @@ def rank_batch(codes: npt.ArrayLike, *, validate: bool = True) -> npt.NDArray[np
     >>> rank_batch(np.array([[51, 47, 43, 39, 35, 0, 5]])).tolist()
     [7462]
     """
+    import numpy as np  # noqa: PLC0415  (on first use: the hand tools never need it)
+
     hands = np.asarray(codes)
     if hands.ndim != 2 or hands.shape[1] not in (5, 6, 7):
         raise InvalidHandError(f"expected an array of shape (N, 7), got shape {hands.shape!r}")
@@ -184,6 +189,8 @@ def rank_batch(codes: npt.ArrayLike, *, validate: bool = True) -> npt.NDArray[np
 
 
 def _rank_rows(hands: npt.NDArray[np.integer]) -> npt.NDArray[np.uint16]:
+    import numpy as np  # noqa: PLC0415  (on first use: the hand tools never need it)
+
     t = _numpy_tables()
     n = hands.shape[1]
     sums = t["card_keys"][hands].sum(axis=1)

@@ -78,6 +78,26 @@ def test_hand_tools_import_no_database_server_history_or_rich(
     assert loaded(modules, HEAVY + HISTORY) == []
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["eval", "As", "Ks", "Qs", "Js", "Ts"],
+        ["compare", "2H 2D AH KC 3D", "4H 4C JC TC 3H"],
+        ["showdown", str(SHARED_DATA / "euler54" / "poker.txt")],
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_hand_evaluation_imports_no_numpy(tmp_path: Path, argv: list[str]) -> None:
+    """numpy is for the batch paths (equity, rank_batch): about a tenth of a second a
+    hand tool does not need to wait."""
+    assert loaded(imported(tmp_path, *argv), ("numpy",)) == []
+
+
+def test_equity_imports_numpy(tmp_path: Path) -> None:
+    modules = imported(tmp_path, "equity", "AhKh", "QsQd", "--samples", "100", "--seed", "1")
+    assert "numpy" in modules
+
+
 def test_help_imports_no_command_module_and_no_engine(tmp_path: Path) -> None:
     modules = imported(tmp_path, "--help")
     assert loaded(modules, ("engine", "numpy", "server.cli.tools")) == []
