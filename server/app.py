@@ -80,10 +80,8 @@ class PokerServer:
             hosting.address = self.settings.advertise or f"ws://{self.settings.host}:{port}/ws"
             if self.settings.demo:  # before the lease task looks for tables to take over
                 await hosting.host_demo()
-            chores = [
-                group.create_task(hosting.close_idle_tables(), name="idle tables"),
-                group.create_task(hosting.keep_leases(), name="table leases"),
-            ]
+            leases = group.create_task(hosting.keep_leases(), name="table leases")
+            chores = [group.create_task(hosting.close_idle_tables(), name="idle tables")]
             if self.bus.shared:
                 chores.append(group.create_task(self.lobby.follow_lobby(), name="lobby"))
             try:
@@ -91,6 +89,9 @@ class PokerServer:
             finally:
                 for chore in chores:
                     chore.cancel()
+                hosting.stopping.set()  # its round finishes; one stuck is cancelled after 5 s
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(leases, 5.0)
                 self.lobby.stop()
                 self.tournaments.stop()
                 server.close()

@@ -10,6 +10,7 @@ share the tables by their leases (docs/operations.md).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import re
@@ -64,6 +65,9 @@ class Hosting:
         self.origins: dict[str, str] = {}
         self.idle_since: dict[str, float] = {}
         self._creating = asyncio.Lock()
+        # Set when the server stops: the lease task ends between two rounds, never in a
+        # transaction (cancelled in one on SQLite, it could keep the database locked).
+        self.stopping = asyncio.Event()
         self.group: asyncio.TaskGroup | None = None  # set while the server runs
         self.writer: HandWriter | None = None  # every table's hands, one connection
 
@@ -281,7 +285,7 @@ class Hosting:
         """Renew this process's leases a third of a lease apart; stop a table whose lease
         another process has taken (this one was cut off from the database for longer than
         a lease); take over the tables whose host stopped renewing (it died)."""
-        while True:
+        while not self.stopping.is_set():
             try:
                 held = await self.store.renew_leases(self.holder, self.settings.lease_seconds)
                 for table_id, db_id in list(self.db_tables.items()):
@@ -295,7 +299,8 @@ class Hosting:
                 self.hosts = await self.store.hosts(other_than=self.holder)
             except Exception as exc:  # the database is away: try again next time
                 log.warning("renewing table leases failed: %s", exc)
-            await asyncio.sleep(self.settings.lease_seconds / 3)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), self.settings.lease_seconds / 3)
 
     async def _take_over(self, lease: Lease) -> None:
         """Host a table another process hosted, as it was configured."""

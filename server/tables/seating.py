@@ -176,8 +176,9 @@ class Seating(Views):
 
     async def _flush_ledger(self) -> None:
         if self.record_ledger is not None:
-            while self.pending_ledger:
-                await self.record_ledger(*self.pending_ledger.pop(0))
+            while self.pending_ledger:  # an entry leaves the list once it is recorded
+                await self.record_ledger(*self.pending_ledger[0])
+                self.pending_ledger.pop(0)
 
     async def _cash_out_everyone(self) -> None:
         """The table has stopped: whoever is seated leaves with their chips (the ledger's

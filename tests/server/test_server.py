@@ -285,3 +285,28 @@ async def test_spam_from_one_address_leaves_room_for_everyone_else(tmp_path: Pat
             finally:
                 for ws in spammers:
                     await ws.close()
+
+
+async def test_stopping_lets_a_lease_round_finish_instead_of_cutting_its_transaction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cancelled inside its transaction, the lease task could leave SQLite locked while the
+    tables cash their players out (a cash-out was lost that way): the server waits for
+    the round under way, then stops."""
+    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'leases.db'}") as store:
+        renew = store.renew_leases
+        rounds: list[str] = []
+
+        async def slow_renew(holder: str, seconds: float) -> set[int]:
+            rounds.append("begun")
+            await asyncio.sleep(0.3)  # a round still in its transaction when stopping begins
+            held = await renew(holder, seconds)
+            rounds.append("done")
+            return held
+
+        monkeypatch.setattr(store, "renew_leases", slow_renew)
+        server = PokerServer(store, ServerSettings(port=0))
+        async with server.running():
+            while rounds != ["begun"]:
+                await asyncio.sleep(0.01)
+        assert rounds == ["begun", "done"]
