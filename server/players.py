@@ -99,6 +99,7 @@ class Players:
     def count_account(self, address: str) -> None:
         """Refuse an account past the hourly cap for the address, else count it."""
         now = time.monotonic()
+        self._forget_old_counts(now)  # the map holds only the last hour's addresses
         made = self.accounts_from.setdefault(address, deque())
         while made and now - made[0] > 3600:
             made.popleft()
@@ -109,7 +110,7 @@ class Players:
             )
         made.append(now)
 
-    def forget_old_counts(self, now: float) -> None:
+    def _forget_old_counts(self, now: float) -> None:
         """Forget the addresses that created no account for an hour."""
         for address, made in list(self.accounts_from.items()):
             if not made or now - made[-1] > 3600:

@@ -7,13 +7,17 @@ import json
 import urllib.request
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from websockets.asyncio.client import connect
 
 from engine import TableConfig
+from server import players as players_module
 from server.app import PokerServer, ServerSettings
+from server.players import Players
 from server.store import Store
+from server.tables import TableError
 from tests.helpers import ask
 from tests.server.clients import seated, send, until
 from tests.server.conftest import demo_server
@@ -310,3 +314,17 @@ async def test_stopping_lets_a_lease_round_finish_instead_of_cutting_its_transac
             while rounds != ["begun"]:
                 await asyncio.sleep(0.01)
         assert rounds == ["begun", "done"]
+
+
+def test_account_counts_are_forgotten_after_an_hour(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The per-address account counts hold only the last hour's addresses."""
+    now = 0.0
+    monkeypatch.setattr(players_module, "time", SimpleNamespace(monotonic=lambda: now))
+    players = Players(None, ServerSettings(accounts_per_address=1))  # type: ignore[arg-type]
+    players.count_account("10.0.0.1")
+    with pytest.raises(TableError, match="accounts an hour"):
+        players.count_account("10.0.0.1")
+    now = 3601.0
+    players.count_account("10.0.0.2")
+    assert list(players.accounts_from) == ["10.0.0.2"]
+    players.count_account("10.0.0.1")  # its hour is over
