@@ -1,19 +1,25 @@
 """What a player can do, and the exact menu of what they may do now.
 
 Amounts in a :class:`BetOrRaiseTo` are **street totals**: "raise to 300" means the
-player's chips in front of them on this street become 300.
+player's chips in front of them on this street become 300. Stud opens with a
+:class:`BringIn` (or a completion: a :class:`BetOrRaiseTo` of a full bet); draw games
+and dice have a :class:`Draw` before each betting round after the first.
 
 >>> BetOrRaiseTo(seat=3, amount=300)
 BetOrRaiseTo(seat=3, amount=300)
+>>> from engine.cards import parse_cards
+>>> Draw(seat=1, discard=parse_cards("Kd 9c"))
+Draw(seat=1, discard=(Card('Kd'), Card('9c')))
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.cards import Card
 from engine.errors import InvalidActionError
 
-__all__ = ["Action", "ActionMenu", "BetOrRaiseTo", "CheckOrCall", "Fold"]
+__all__ = ["Action", "ActionMenu", "BetOrRaiseTo", "BringIn", "CheckOrCall", "Draw", "Fold"]
 
 
 def _check_seat(seat: object) -> None:
@@ -54,7 +60,32 @@ class BetOrRaiseTo:
             raise InvalidActionError(f"amount must be a positive int, got {self.amount!r}")
 
 
-Action = Fold | CheckOrCall | BetOrRaiseTo
+@dataclass(frozen=True, slots=True)
+class BringIn:
+    """Stud: open the first betting round for the bring-in, less than a full bet."""
+
+    seat: int
+
+    def __post_init__(self) -> None:
+        _check_seat(self.seat)
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Throw away ``discard`` (hole cards, or dice to re-roll) and be dealt as many new
+    ones; an empty ``discard`` stands pat."""
+
+    seat: int
+    discard: tuple[Card, ...] = ()
+
+    def __post_init__(self) -> None:
+        _check_seat(self.seat)
+        discard = self.discard
+        if not isinstance(discard, tuple) or not all(isinstance(c, Card) for c in discard):
+            raise InvalidActionError(f"discard must be a tuple of cards, got {discard!r}")
+
+
+Action = Fold | CheckOrCall | BetOrRaiseTo | BringIn | Draw
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +95,13 @@ class ActionMenu:
     ``call`` is the increment a call costs (0 means check). When ``can_raise``,
     ``min_raise_to`` and ``max_raise_to`` bound the street total of a bet or raise, and
     ``raise_is_all_in_only`` says the stack cannot make a full raise: the only raise is
-    all-in, ``min_raise_to == max_raise_to``.
+    all-in, ``min_raise_to == max_raise_to``. In fixed limit the two are equal: the one
+    size the street allows.
+
+    Stud's first betting round opens with a forced wager: ``can_bring_in`` offers a
+    :class:`BringIn` of ``bring_in`` chips, beside completing to a full bet (the raise).
+    In a draw, ``can_draw`` is the only choice: a :class:`Draw` of up to ``max_discard``
+    cards.
     """
 
     seat: int
@@ -78,13 +115,24 @@ class ActionMenu:
     raise_is_all_in_only: bool
     is_bet: bool
     """Whether a raise here is the street's first bet (``bet``) or a ``raise``."""
+    can_bring_in: bool = False
+    bring_in: int = 0
+    """The chips a :class:`BringIn` puts in (the increment)."""
+    can_draw: bool = False
+    max_discard: int = 0
+    can_call: bool = True
+    """Whether :class:`CheckOrCall` is allowed: not while a draw or a bring-in is due."""
 
     def allows(self, action: Action) -> bool:
-        """Whether ``action`` is on this menu."""
+        """Whether ``action`` is on this menu (a draw's cards are checked by the hand)."""
         if action.seat != self.seat:
             return False
         if isinstance(action, Fold):
             return self.can_fold
         if isinstance(action, CheckOrCall):
-            return True
+            return self.can_call
+        if isinstance(action, BringIn):
+            return self.can_bring_in
+        if isinstance(action, Draw):
+            return self.can_draw and len(action.discard) <= self.max_discard
         return self.can_raise and self.min_raise_to <= action.amount <= self.max_raise_to

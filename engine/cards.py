@@ -1,14 +1,21 @@
-"""Cards, ranks and suits, and the parser for card text.
+"""Cards, ranks and suits, jokers and dice, and the parsers for their text.
 
-Every card has an int ``code`` in 0..51 laid out as ``rank_index * 4 + suit_index``
-(``rank_index`` 0 for a deuce .. 12 for an ace; suits in bridge order clubs, diamonds,
-hearts, spades), so ``code >> 2`` is the rank and ``code & 3`` the suit. The hot paths of
-the evaluator work on these codes; everything else uses :class:`Card`.
+Every card has an int ``code``. The 52 standard cards have codes 0..51 laid out as
+``rank_index * 4 + suit_index`` (``rank_index`` 0 for a deuce .. 12 for an ace; suits in
+bridge order clubs, diamonds, hearts, spades), so ``code >> 2`` is the rank and
+``code & 3`` the suit. The hot paths of the evaluators work on these codes; everything
+else uses :class:`Card`.
 
->>> parse_cards("As Kd 10h 9♣ tc")
-(Card('As'), Card('Kd'), Card('Th'), Card('9c'), Card('Tc'))
->>> Card.parse("2c").code, Card.parse("As").code
-(0, 51)
+Games that need more than the 52 use the same type: the two jokers are codes 52 and 53
+(written ``X1`` and ``X2``; they have no rank or suit), and the six faces of a die are
+codes 54..59 (written ``1`` to ``6``; dice are parsed by :func:`parse_dice`).
+
+>>> parse_cards("As Kd 10h 9♣ tc X1")
+(Card('As'), Card('Kd'), Card('Th'), Card('9c'), Card('Tc'), Card('X1'))
+>>> Card.parse("2c").code, Card.parse("As").code, Card.parse("X2").code
+(0, 51, 53)
+>>> parse_dice("6 6 2 1 5")
+(Card('6'), Card('6'), Card('2'), Card('1'), Card('5'))
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from typing import Final
 
 from engine.errors import DuplicateCardError, InvalidCardError
 
-__all__ = ["Card", "Rank", "Suit", "parse_cards", "to_cards"]
+__all__ = ["JOKERS", "Card", "Rank", "Suit", "parse_cards", "parse_dice", "to_cards"]
 
 
 class Rank(IntEnum):
@@ -84,48 +91,82 @@ _SUIT_SYMBOLS: Final = "♣♦♥♠"
 
 
 class Card:
-    """One playing card. There are exactly 52 instances; compare them with ``is`` or ``==``.
+    """One playing card, joker or die face. Each exists once; compare them with ``is`` or
+    ``==``.
 
-    Cards order by rank, then suit (bridge order), which is the order of their codes.
+    Cards order by their codes: rank, then suit (bridge order), then the jokers, then
+    the die faces. ``rank`` and ``suit`` are ``None`` for jokers and dice; ``face`` is a
+    die's pips (1..6) and ``None`` otherwise.
 
     >>> Card.parse("Ah") > Card.parse("Kh")
     True
-    >>> str(Card.from_code(12))
-    '5c'
+    >>> str(Card.from_code(12)), Card.from_code(52).is_joker, Card.from_code(59).face
+    ('5c', True, 6)
     """
 
-    __slots__ = ("code", "rank", "suit")
+    __slots__ = ("code", "face", "rank", "suit", "text")
 
     code: int
-    rank: Rank
-    suit: Suit
+    rank: Rank | None
+    suit: Suit | None
+    face: int | None
+    text: str
 
-    def __init__(self, rank: Rank, suit: Suit) -> None:
-        # Only called while building the 52 singletons below.
+    def __init__(self, code: int, rank: Rank | None, suit: Suit | None, face: int | None) -> None:
+        # Only called while building the singletons below.
+        self.code = code
         self.rank = rank
         self.suit = suit
-        self.code = (rank.value - 2) * 4 + suit.index
+        self.face = face
+        if rank is not None and suit is not None:
+            self.text = rank.char + suit.value
+        elif face is not None:
+            self.text = str(face)
+        else:
+            self.text = f"X{code - 51}"
+
+    @property
+    def is_joker(self) -> bool:
+        """Whether this is one of the two jokers."""
+        return self.code in (52, 53)
+
+    @property
+    def is_die(self) -> bool:
+        """Whether this is a die face rather than a card."""
+        return self.face is not None
 
     @staticmethod
     def from_code(code: int) -> Card:
-        """The card with this code (0..51)."""
-        if not 0 <= code < 52:
-            raise InvalidCardError(f"card code {code!r} is not in 0..51")
+        """The card with this code (0..51 the standard cards, 52 and 53 the jokers, 54..59
+        the die faces 1..6)."""
+        if not isinstance(code, int) or not 0 <= code < len(_BY_CODE):
+            raise InvalidCardError(f"card code {code!r} is not in 0..{len(_BY_CODE) - 1}")
         return _BY_CODE[code]
 
     @staticmethod
+    def die(face: int) -> Card:
+        """The die face with ``face`` pips (1..6).
+
+        >>> Card.die(4).code
+        57
+        """
+        if not isinstance(face, int) or isinstance(face, bool) or not 1 <= face <= 6:
+            raise InvalidCardError(f"a die face is 1..6, got {face!r}")
+        return _BY_CODE[53 + face]
+
+    @staticmethod
     def parse(text: str) -> Card:
-        """Parse exactly one card, e.g. ``'As'``, ``'10h'``, ``'9♣'``."""
+        """Parse exactly one card, e.g. ``'As'``, ``'10h'``, ``'9♣'``, ``'X1'``."""
         cards = parse_cards(text)
         if len(cards) != 1:
             raise InvalidCardError(f"expected one card, got {text!r}")
         return cards[0]
 
     def __str__(self) -> str:
-        return self.rank.char + self.suit.value
+        return self.text
 
     def __repr__(self) -> str:
-        return f"Card({str(self)!r})"
+        return f"Card({self.text!r})"
 
     def __lt__(self, other: Card) -> bool:
         return self.code < other.code
@@ -147,7 +188,18 @@ class Card:
         return (Card.from_code, (self.code,))
 
 
-_BY_CODE: Final = tuple(Card(rank, suit) for rank in Rank for suit in _SUIT_ORDER)
+_BY_CODE: Final = (
+    *(
+        Card(i * 4 + j, rank, suit, None)
+        for i, rank in enumerate(Rank)
+        for j, suit in enumerate(_SUIT_ORDER)
+    ),
+    Card(52, None, None, None),
+    Card(53, None, None, None),
+    *(Card(53 + face, None, None, face) for face in range(1, 7)),
+)
+JOKERS: Final = (_BY_CODE[52], _BY_CODE[53])
+"""The two jokers, ``X1`` and ``X2``."""
 
 _RANK_BY_TEXT: Final = {**{c: Rank(i + 2) for i, c in enumerate(_RANK_CHARS)}, "10": Rank.TEN}
 _SUIT_BY_TEXT: Final = {
@@ -160,8 +212,11 @@ _SUIT_BY_TEXT: Final = {
     "♤": Suit.SPADES,
 }
 # One card: a rank ("10" or one character), a suit letter or symbol, then an optional
-# emoji variation selector (U+FE0F) or text selector (U+FE0E) that some keyboards add.
-_CARD_RE: Final = re.compile(r"(10|[2-9tjqka])([shdc♠♥♦♣♤♡♢♧])[\ufe0e\ufe0f]?", re.IGNORECASE)
+# emoji variation selector (U+FE0F) or text selector (U+FE0E) that some keyboards add; or
+# a joker, X1 or X2.
+_CARD_RE: Final = re.compile(
+    r"(?:(10|[2-9tjqka])([shdc♠♥♦♣♤♡♢♧])|x([12]))[\ufe0e\ufe0f]?", re.IGNORECASE
+)
 _SEPARATORS: Final = re.compile(r"[\s,]+")
 
 
@@ -187,13 +242,35 @@ def parse_cards(text: str, *, distinct: bool = True) -> tuple[Card, ...]:
                     f"invalid card {token!r} at position {position}: "
                     f"expected a rank (2-9, T, 10, J, Q, K, A) and a suit (s, h, d, c)"
                 )
-            rank = _RANK_BY_TEXT[match.group(1).upper()]
-            suit = _SUIT_BY_TEXT[match.group(2).lower()]
-            cards.append(_BY_CODE[(rank.value - 2) * 4 + suit.index])
+            if match.group(3):
+                cards.append(_BY_CODE[51 + int(match.group(3))])
+            else:
+                rank = _RANK_BY_TEXT[match.group(1).upper()]
+                suit = _SUIT_BY_TEXT[match.group(2).lower()]
+                cards.append(_BY_CODE[(rank.value - 2) * 4 + suit.index])
             offset = match.end()
     if distinct:
         _check_distinct(cards)
     return tuple(cards)
+
+
+def parse_dice(text: str) -> tuple[Card, ...]:
+    """Parse die faces: digits 1 to 6, separated by spaces or commas or run together
+    (``'66 2,1 5'``). Faces repeat freely. A bad token raises :class:`InvalidCardError`
+    naming it and its position (1-based).
+
+    >>> [c.face for c in parse_dice("662, 1 5")]
+    [6, 6, 2, 1, 5]
+    """
+    dice: list[Card] = []
+    tokens = [t for t in _SEPARATORS.split(text) if t]
+    for position, token in enumerate(tokens, start=1):
+        if not all(ch in "123456" for ch in token):
+            raise InvalidCardError(
+                f"invalid die {token!r} at position {position}: expected faces 1 to 6"
+            )
+        dice += (_BY_CODE[53 + int(ch)] for ch in token)
+    return tuple(dice)
 
 
 def to_cards(cards: str | Iterable[Card | str | int], *, distinct: bool = True) -> tuple[Card, ...]:
@@ -214,7 +291,7 @@ def to_cards(cards: str | Iterable[Card | str | int], *, distinct: bool = True) 
                 raise InvalidCardError(f"invalid card {item!r} at position {position}")
             result.append(parsed[0])
         elif isinstance(item, int) and not isinstance(item, bool):
-            if not 0 <= item < 52:
+            if not 0 <= item < len(_BY_CODE):
                 raise InvalidCardError(f"invalid card code {item!r} at position {position}")
             result.append(_BY_CODE[item])
         else:
@@ -227,6 +304,6 @@ def to_cards(cards: str | Iterable[Card | str | int], *, distinct: bool = True) 
 def _check_distinct(cards: list[Card]) -> None:
     seen: set[Card] = set()
     for card in cards:
-        if card in seen:
+        if card in seen and card.face is None:  # dice repeat; cards and jokers do not
             raise DuplicateCardError(f"card {str(card)!r} appears more than once")
         seen.add(card)

@@ -5,8 +5,14 @@ amount says what it is: ``increment`` (chips moved by this event), ``street_tota
 (the player's chips in front of them this street) and ``hand_total`` (their chips in the
 pot this hand, antes included).
 
-Only :class:`HoleCardsDealt` holds private information; :func:`redact` hides it from
-anyone but its owner. Cards shown at showdown are public (:class:`CardsShown`).
+Private information is in :class:`HoleCardsDealt` (cards dealt face down) and
+:class:`CardsDrawn` (which cards a player threw away and which they drew); :func:`redact`
+hides it from anyone but its owner. Cards dealt face up (:class:`UpCardsDealt`) and cards
+shown at showdown (:class:`CardsShown`) are public.
+
+Streets are the game's own: ``street`` fields hold a member of the game's street enum
+(:attr:`engine.games.Game.street_enum`), :class:`Street` for hold'em and Omaha, so
+``str(event.street)`` names it (``"flop"``, ``"third street"``, ``"second draw"``).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from engine.cards import Card
 __all__ = [
     "ActionTaken",
     "BoardDealt",
+    "CardsDrawn",
     "CardsMucked",
     "CardsShown",
     "Event",
@@ -33,12 +40,13 @@ __all__ = [
     "PotAwarded",
     "Street",
     "UncalledBetReturned",
+    "UpCardsDealt",
     "redact",
 ]
 
 
 class Street(IntEnum):
-    """Betting rounds in order."""
+    """Hold'em's and Omaha's betting rounds in order (other games have their own enum)."""
 
     PREFLOP = 0
     FLOP = 1
@@ -84,19 +92,46 @@ class ForcedBetPosted:
 
 @dataclass(frozen=True, slots=True)
 class HoleCardsDealt:
-    """A player's hole cards; ``cards`` is ``None`` in every copy but the owner's."""
+    """Cards dealt face down to a player; ``cards`` is ``None`` in every copy but the
+    owner's."""
 
     seat: int
     cards: tuple[Card, ...] | None
 
 
 @dataclass(frozen=True, slots=True)
-class ActionTaken:
-    """A player acted. ``kind`` is ``"fold"``, ``"check"``, ``"call"``, ``"bet"`` or
-    ``"raise"``; for a bet or raise, ``street_total`` is the amount raised to."""
+class UpCardsDealt:
+    """Cards dealt face up to a player (stud's up cards, open dice): everyone sees them."""
 
     seat: int
-    street: Street
+    street: IntEnum
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDrawn:
+    """A player drew: threw away ``discarded`` and was dealt ``drawn`` in their place (or
+    re-rolled those dice). ``count`` is public; the cards are ``None`` in every copy but
+    the owner's, unless the game deals them face up. ``count == 0`` is standing pat."""
+
+    seat: int
+    street: IntEnum
+    count: int
+    discarded: tuple[Card, ...] | None
+    drawn: tuple[Card, ...] | None
+    face_up: bool = False
+    """The game deals these face up (open dice): everyone sees them."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTaken:
+    """A player acted. ``kind`` is ``"fold"``, ``"check"``, ``"call"``, ``"bet"``,
+    ``"raise"``, ``"bring_in"`` (stud's forced opening, for less than a full bet) or
+    ``"complete"`` (a bring-in or a short all-in made up to a full bet, in fixed limit);
+    for a bet, raise or completion, ``street_total`` is the amount raised to."""
+
+    seat: int
+    street: IntEnum
     kind: str
     increment: int
     street_total: int
@@ -107,9 +142,10 @@ class ActionTaken:
 
 @dataclass(frozen=True, slots=True)
 class BoardDealt:
-    """Community cards: ``cards`` are new this street, ``board`` is all of them so far."""
+    """Community cards: ``cards`` are new this street, ``board`` is all of them so far
+    (in stud, the common card dealt when the deck cannot give everyone a seventh card)."""
 
-    street: Street
+    street: IntEnum
     cards: tuple[Card, ...]
     board: tuple[Card, ...]
 
@@ -143,9 +179,13 @@ class CardsMucked:
 class PotAwarded:
     """A pot (0 is the main pot, then side pots in order) goes to its winners.
 
-    ``shares`` pairs each winner with what they get; odd chips go to the first winners
-    left of the button. ``rank`` (on :func:`engine.evaluator.rank7`'s scale) and
-    ``description`` name the winning hand; they are 0 and empty when everybody else folded.
+    ``shares`` pairs each winner with what they get; odd chips go one each to the first
+    winners left of the button (in stud, from the highest card by suit, docs/rules.md S2).
+    ``rank`` (higher wins, on the scale of the game's ranking: :func:`engine.evaluator.rank7`'s
+    for high hands) and ``description`` name the winning hand; they are 0 and empty when
+    everybody else folded. In a game split high and low, each half of a pot is awarded
+    on its own, ``half`` saying which (``"high"`` takes the whole pot when no low
+    qualifies); it is ``None`` in other games.
     """
 
     pot: int
@@ -154,6 +194,7 @@ class PotAwarded:
     shares: tuple[tuple[int, int], ...]
     rank: int
     description: str
+    half: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +244,8 @@ Event = (
     HandStarted
     | ForcedBetPosted
     | HoleCardsDealt
+    | UpCardsDealt
+    | CardsDrawn
     | ActionTaken
     | BoardDealt
     | UncalledBetReturned
@@ -225,6 +268,10 @@ def redact(event: Event, viewer: int | None) -> Event:
     >>> redact(dealt, 2) is dealt, redact(dealt, 3).cards, redact(dealt, None).cards
     (True, None, None)
     """
-    if isinstance(event, HoleCardsDealt) and event.seat != viewer and event.cards is not None:
-        return replace(event, cards=None)
+    if isinstance(event, HoleCardsDealt):
+        if event.seat != viewer and event.cards is not None:
+            return replace(event, cards=None)
+    elif isinstance(event, CardsDrawn):
+        if event.seat != viewer and event.drawn is not None and not event.face_up:
+            return replace(event, discarded=None, drawn=None)
     return event

@@ -1,9 +1,11 @@
-"""One hand of no-limit hold'em, from forced bets to the last chip pushed.
+"""One hand of any poker game, from forced bets to the last chip pushed.
 
-:class:`Hand` is the betting state machine under :class:`engine.table.Table`; it knows
-nothing of seating, buttons across hands or missed blinds. A :class:`HandSetup` says who
-is dealt in, in order from the seat left of the button, with their stacks and forced bets,
-which is also exactly what a PHH hand history records, so replays drive it directly.
+:class:`Hand` is the state machine under :class:`engine.table.Table`; it knows nothing
+of seating, buttons across hands or missed blinds. A :class:`HandSetup` says which game
+is played, who is dealt in, in order from the seat left of the button, with their stacks
+and forced bets, which is also exactly what a PHH hand history records, so replays drive
+it directly. The game (:class:`engine.games.Game`) says what each street deals, who bets
+first and how much, and how the pot is won; this one class plays them all.
 
 Positions are indices into ``HandSetup.seats``; events speak of seats. The rules and their
 sources are in docs/rules.md.
@@ -25,39 +27,41 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from enum import IntEnum
 
-from engine.actions import Action, ActionMenu, BetOrRaiseTo, CheckOrCall, Fold
+from engine import showdown
+from engine.actions import Action, ActionMenu, BetOrRaiseTo, BringIn, CheckOrCall, Draw, Fold
 from engine.cards import Card
+from engine.dealing import Dealer
 from engine.deck import Deck
 from engine.errors import IllegalActionError, InvalidActionError, InvalidConfigError
-from engine.evaluator import describe_rank, rank7
 from engine.events import (
     ActionTaken,
     BoardDealt,
-    CardsMucked,
-    CardsShown,
+    CardsDrawn,
     Event,
     ForcedBetPosted,
     HandEnded,
     HandStarted,
     HoleCardsDealt,
     PotAwarded,
-    Street,
     UncalledBetReturned,
+    UpCardsDealt,
 )
-from engine.pots import Pot, build_pots, split
+from engine.games import NLHE, Betting, Game, Opener, StreetSpec
+from engine.pots import Pot, build_pots
+from engine.ranking import showing_high, showing_low
 
 __all__ = ["Hand", "HandSetup"]
 
-_BOARD_SIZES = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
-_ACTIONS = frozenset((Fold, CheckOrCall, BetOrRaiseTo))
+_ACTIONS = frozenset((Fold, CheckOrCall, BetOrRaiseTo, BringIn, Draw))
 # Event kind of a live blind by (is the big blind amount, is the small blind amount).
 _BLIND_KINDS = {(True, False): "big_blind", (True, True): "big_blind", (False, True): "small_blind"}
 
 
 @dataclass(frozen=True, slots=True)
 class HandSetup:
-    """Who is dealt in and what they must post, position by position.
+    """The game, who is dealt in and what they must post, position by position.
 
     ``seats`` run from the first seat left of the button to the button itself (heads-up:
     the big blind, then the button, who posts the small blind). ``antes`` and
@@ -67,6 +71,11 @@ class HandSetup:
     table: posted after the blind, so a short big blind pays the blind first, and dead
     money for the main pot like dead blinds (TDA Rule 34). Otherwise antes count towards
     each player's share of the pots, as in PHH and pokerkit.
+
+    Fixed-limit games bet ``small_bet`` and ``big_bet`` (by default the big blind and
+    twice the small bet); stud games open with a ``bring_in``. With ``uncapped_heads_up``
+    a fixed-limit betting round has no cap while only two players can bet (Robert's
+    Rules, for cash games; TDA Rule 48 keeps the cap in tournaments).
     """
 
     hand_number: int
@@ -83,17 +92,27 @@ class HandSetup:
     big_blind_ante: bool = False
     fold_when_check_is_free: bool = False
     min_bet: int = field(default=0)
-    """The smallest bet; the big blind unless set."""
+    """The smallest bet in no-limit and pot-limit; the big blind (else the small bet)
+    unless set."""
     big_blind_position: int | None = None
     """Whose blind opens the betting: preflop, the first to act is the next player. By
     default the largest blind's (the later one on a tie, as PHH and pokerkit read
     straddles); a table names its big blind, since a newcomer posting a big blind
     elsewhere does not move the action (docs/rules.md P1)."""
+    game: Game = NLHE
+    bring_in: int = 0
+    small_bet: int = 0
+    big_bet: int = 0
+    uncapped_heads_up: bool = False
 
     def __post_init__(self) -> None:
         n = len(self.seats)
-        if not 2 <= n <= 10 or len(set(self.seats)) != n:
-            raise InvalidConfigError(f"a hand needs 2 to 10 distinct seats, got {self.seats!r}")
+        game = self.game
+        if not 2 <= n <= game.max_players or len(set(self.seats)) != n:
+            raise InvalidConfigError(
+                f"a hand of {game.name} needs 2 to {game.max_players} distinct seats, "
+                f"got {self.seats!r}"
+            )
         for name in ("blinds", "antes", "dead_blinds"):
             if not getattr(self, name):
                 object.__setattr__(self, name, (0,) * n)
@@ -101,10 +120,32 @@ class HandSetup:
             values = getattr(self, name)
             if len(values) != n or set(map(type, values)) != {int} or min(values) < 0:
                 raise InvalidConfigError(f"{name} must be {n} non-negative ints, got {values!r}")
+        for name in ("small_blind", "big_blind", "min_bet", "bring_in", "small_bet", "big_bet"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 0:
+                raise InvalidConfigError(f"{name} must be a non-negative int, got {value!r}")
         if 0 in self.stacks:
             raise InvalidConfigError(f"every player dealt in needs chips, got {self.stacks!r}")
+        if not game.blinds and (any(self.blinds) or any(self.dead_blinds)):
+            raise InvalidConfigError(f"{game.name} has no blinds, got {self.blinds!r}")
+        if self.bring_in and not game.bring_in:
+            raise InvalidConfigError(f"{game.name} has no bring-in")
+        if self.small_bet == 0:
+            object.__setattr__(self, "small_bet", self.big_blind or self.min_bet)
+        if self.big_bet == 0:
+            object.__setattr__(self, "big_bet", 2 * self.small_bet)
         if self.min_bet == 0:
-            object.__setattr__(self, "min_bet", self.big_blind)
+            object.__setattr__(self, "min_bet", self.big_blind or self.small_bet)
+        if self.min_bet == 0 and game.betting is not Betting.FIXED_LIMIT:
+            raise InvalidConfigError(f"{game.name} needs a big blind or a minimum bet")
+        if game.betting is Betting.FIXED_LIMIT and not 0 < self.small_bet <= self.big_bet:
+            raise InvalidConfigError(
+                f"fixed limit needs 0 < small_bet <= big_bet, got {self.small_bet!r}/{self.big_bet!r}"
+            )
+        if game.bring_in and self.bring_in > self.small_bet:
+            raise InvalidConfigError(
+                f"the bring-in {self.bring_in!r} is more than the small bet {self.small_bet!r}"
+            )
         if self.button is None:
             object.__setattr__(self, "button", self.seats[-1])
 
@@ -137,8 +178,14 @@ class Hand:
         self.unknown = frozenset(unknown)  # positions dealt stand-ins: they muck at showdown
         if not self.unknown <= set(range(n)):
             raise InvalidConfigError(f"unknown must be positions 0..{n - 1}, got {unknown!r}")
+        game = self.game = setup.game
+        if deck.spec is game.deck:  # shuffled for the game: valid by construction
+            first_pass = len(deck.cards)
+        else:
+            first_pass = deck.check(game.deck)
         self.setup = setup
         self.deck = deck
+        self.dealer = Dealer(deck, first_pass, game.deck)
         self.n = n
         self.seats = setup.seats
         self.position = {seat: i for i, seat in enumerate(setup.seats)}
@@ -150,13 +197,26 @@ class Hand:
         self.live = n  # players who have not folded
         self.all_in = [False] * n
         # The bet level each player last acted at this street (-1: not yet). A player may
-        # raise again only if the bet has grown by a full raise since (TDA Rule 41).
+        # raise again only if the bet has grown by a full raise since (TDA Rule 47).
         self.acted = [-1] * n
-        self.holes: list[tuple[Card, ...]] = [(deck.cards[i], deck.cards[n + i]) for i in range(n)]
+        self.holes: list[tuple[Card, ...]] = [()] * n
+        # Which hole cards lie face up, by position (stud; open dice); None: none ever do.
+        self.up: list[tuple[bool, ...]] | None = [()] * n if game.up_cards else None
         self.board: list[Card] = []
-        self.street = Street.PREFLOP
+        self.street_index = 0
+        self.street: IntEnum = game.street_enum(0)
+        """The street being played, as a member of the game's street enum."""
+        self.drawing = False  # the street's draw is under way: only Draw is legal
+        self.drawn = [False] * n
+        self.bring_in_due = False  # stud: the first wager must be at least the bring-in
         self.current_bet = 0
         self.last_raise = setup.min_bet
+        # Fixed limit: the last level a full bet or raise reached; a raise goes one bet
+        # above it, and only moving it reopens the betting (TDA 47-B).
+        self.full_level = 0
+        self.raises = 0  # bets, raises and completions this street (the cap counts these)
+        self.capped = False
+        self.opener = -1  # who was first to act this street (stud's order, showdowns)
         self.aggressor = -1
         self.to_act = -1
         self.is_over = False
@@ -169,6 +229,12 @@ class Hand:
             (-1, -1),
             (0, 0, False, 0, 0, False),
         )
+        self._fixed = game.betting is Betting.FIXED_LIMIT
+        self._pot_limit = game.betting is Betting.POT_LIMIT
+        self._spec: StreetSpec = game.streets[0]
+        self._phantom = 0  # pot-limit preflop: blinds not (fully) posted count anyway
+        self._common = False  # stud: a common card replaced the last round of hole cards
+        self._keeps_discards = game.draws and not game.deck.dice  # a reshuffle may need them
 
     # -- queries ---------------------------------------------------------------------
 
@@ -177,16 +243,48 @@ class Hand:
         """The seat whose turn it is, or ``None`` once the hand is over."""
         return self.seats[self.to_act] if self.to_act >= 0 else None
 
+    def visible(self, position: int) -> tuple[Card, ...]:
+        """The cards of ``position`` that everyone sees: up cards (stud), or the whole
+        hand once shown."""
+        if position in self.shown:
+            return self.holes[position]
+        if self.up is None:
+            return ()
+        return tuple(c for c, up in zip(self.holes[position], self.up[position], strict=True) if up)
+
     def legal_actions(self, position: int) -> ActionMenu | None:
         """The menu for the player at ``position``, or ``None`` if it is not their turn."""
         if position != self.to_act:
             return None
+        seat = self.seats[position]
+        if self.drawing:
+            return ActionMenu(
+                seat, False, False, 0, False, False, 0, 0, False, False,
+                can_draw=True, max_discard=len(self.holes[position]), can_call=False,
+            )  # fmt: skip
         owed, call, can_raise, min_to, max_to, all_in_only = self._options(position)
+        if self.bring_in_due:
+            bring_in = min(self.setup.bring_in, self.stacks[position])
+            return ActionMenu(
+                seat,
+                position != self.opener,  # the low card must bring in (TDA RP-10-E)
+                False,
+                0,
+                False,
+                can_raise,
+                min_to if can_raise else 0,
+                max_to if can_raise else 0,
+                can_raise and all_in_only,
+                False,
+                can_bring_in=True,
+                bring_in=bring_in,
+                can_call=False,
+            )
         # Positional for speed (a menu per decision), in ActionMenu's field order: seat,
         # can_fold, can_check, call, call_is_all_in, can_raise, min_raise_to,
         # max_raise_to, raise_is_all_in_only, is_bet.
         return ActionMenu(
-            self.seats[position],
+            seat,
             owed > 0 or self.setup.fold_when_check_is_free,
             owed <= 0,
             call,
@@ -208,11 +306,22 @@ class Hand:
         stack = stacks[p]
         owed = current - bets[p]
         max_to = bets[p] + stack
-        min_to = current + self.last_raise if current else self.setup.min_bet
-        # Reopened: not acted yet, or the bet grew by a full raise since (TDA 47-A).
-        can_raise = stack > owed and (
-            self.acted[p] < 0 or current - self.acted[p] >= self.last_raise
-        )
+        if self._fixed:
+            # One bet above the last full level; a short all-in leaves that level alone
+            # (the bring-in too), so the next wager completes it (TDA 47-B).
+            min_to = max_to = min(self.full_level + self._bet_size(), max_to)
+            reopened = self.acted[p] < 0 or self.full_level > self.acted[p]
+            can_raise = stack > owed and reopened and not self.capped
+        else:
+            min_to = current + self.last_raise if current else self.setup.min_bet
+            # Reopened: not acted yet, or the bet grew by a full raise since (TDA 47-A).
+            can_raise = stack > owed and (
+                self.acted[p] < 0 or current - self.acted[p] >= self.last_raise
+            )
+            if self._pot_limit:
+                # Call, then raise by the pot after the call (Robert's Rules; TDA 54).
+                max_to = min(max_to, current + sum(self.totals) + self._phantom + owed)
+                min_to = min(min_to, max_to)
         if can_raise:
             # Someone must be able to call more than the current bet; otherwise a raise
             # would only come back as uncalled (docs/rules.md W7).
@@ -221,7 +330,7 @@ class Hand:
                 if q != p and not folded[q] and bets[q] + stacks[q] > current:
                     can_raise = True
                     break
-        all_in_only = max_to <= min_to
+        all_in_only = bets[p] + stack <= min_to
         options = (
             owed,
             min(owed, stack),
@@ -233,10 +342,13 @@ class Hand:
         self._options_cache = ((self._actions_applied, p), options)
         return options
 
+    def _bet_size(self) -> int:
+        return self.setup.big_bet if self._spec.big_bet else self.setup.small_bet
+
     # -- the flow ----------------------------------------------------------------------
 
     def start(self) -> list[Event]:
-        """Post the forced bets, deal the hole cards and find the first player to act."""
+        """Post the forced bets, deal the first street and find the first player to act."""
         if self.started:
             raise IllegalActionError("the hand has already started")
         self.started = True
@@ -267,7 +379,9 @@ class Hand:
             if amount <= s.big_blind:
                 owed = amount
             if self.all_in[p]:
+                self._phantom += amount
                 continue
+            self._phantom += max(amount - self.stacks[p], 0)
             self._post(
                 events,
                 p,
@@ -278,6 +392,8 @@ class Hand:
                 ),
                 live=True,
             )
+        if self._pot_limit and blind_order and s.small_blind and blind_order[0][0] > s.small_blind:
+            self._phantom += s.small_blind  # a dead small blind counts too (TDA 54-B)
         if s.big_blind_ante:
             self._post_antes(events)
         if any(s.dead_blinds):
@@ -285,9 +401,12 @@ class Hand:
                 if amount and not self.all_in[p]:
                     self._post(events, p, amount, "dead_blind", live=False, dead=True)
         self.current_bet = max(owed, *self.bets)
-        for p in range(self.n):
-            events.append(HoleCardsDealt(self.seats[p], self.holes[p]))
-        self._continue(events, self._next_to_act(opener))
+        self.full_level = self.current_bet  # the big blind is the first street's bet
+        self._deal_cards(events)
+        if self.game.bring_in:
+            self._continue(events, self._open_on_cards())
+        else:
+            self._continue(events, self._next_to_act(opener))
         self.log.extend(events)
         return events
 
@@ -323,7 +442,8 @@ class Hand:
 
     def apply(self, action: Action) -> list[Event]:
         """Apply one player action; raise and change nothing if the menu does not allow it."""
-        if type(action) not in _ACTIONS:
+        kind = type(action)
+        if kind not in _ACTIONS:
             raise InvalidActionError(f"not an action: {action!r}")
         if self.is_over or not self.started:
             raise IllegalActionError("no hand is in progress")
@@ -334,38 +454,123 @@ class Hand:
             raise IllegalActionError(
                 f"it is seat {self.seats[self.to_act]}'s turn, not seat {action.seat}'s"
             )
+        if self.drawing or kind is Draw:
+            return self._apply_draw(p, action)
         owed, call, can_raise, min_to, max_to, _ = self._options(p)
         events: list[Event] = []
-        kind = type(action)
         if kind is Fold:
-            if owed <= 0 and not self.setup.fold_when_check_is_free:
+            if self.bring_in_due and p == self.opener:
+                raise IllegalActionError(f"seat {action.seat} must bring in or complete")
+            if owed <= 0 and not self.bring_in_due and not self.setup.fold_when_check_is_free:
                 raise IllegalActionError(f"seat {action.seat} cannot fold: checking is free")
             self.folded[p] = True
             self.live -= 1
             self.acted[p] = self.current_bet
+            if self._keeps_discards:
+                self.dealer.throw_away(self.holes[p])
             self._record(events, p, "fold", 0)
         elif kind is CheckOrCall:
+            if self.bring_in_due:
+                raise IllegalActionError(f"seat {action.seat} must bring in, complete or fold")
             self._pay(p, call)
             self.acted[p] = self.current_bet
             self._record(events, p, "call" if call else "check", call)
+        elif kind is BringIn:
+            if not self.bring_in_due:
+                raise IllegalActionError(f"seat {action.seat} has no bring-in to post")
+            amount = min(self.setup.bring_in, self.stacks[p])
+            self.bring_in_due = False
+            self.current_bet = amount
+            self._pay(p, amount)
+            self.acted[p] = self.current_bet
+            self._record(events, p, "bring_in", amount)
         else:
             assert isinstance(action, BetOrRaiseTo)
             if not can_raise:
                 raise IllegalActionError(f"seat {action.seat} cannot bet or raise now")
             if not min_to <= action.amount <= max_to:
                 what = "raise" if self.current_bet else "bet"
+                if min_to == max_to:
+                    raise IllegalActionError(f"{what} to {action.amount}: the only {what} is to {min_to}")
                 raise IllegalActionError(f"{what} to {action.amount} is outside {min_to}..{max_to}")
-            kind_name = "raise" if self.current_bet else "bet"
-            # Only a full bet or raise sets the new minimum and reopens the betting.
-            self.last_raise = max(action.amount - self.current_bet, self.last_raise)
-            self.current_bet = action.amount
-            increment = action.amount - self.bets[p]
-            self._pay(p, increment)
-            self.acted[p] = self.current_bet
-            self.aggressor = p
-            self._record(events, p, kind_name, increment)
+            self._raise(events, p, action.amount)
         self._actions_applied += 1  # the cached menu is stale from here
         self._continue(events, self._next_to_act(p))
+        self.log.extend(events)
+        return events
+
+    def _raise(self, events: list[Event], p: int, amount: int) -> None:
+        previous = self.current_bet
+        if self._fixed:
+            size = self._bet_size()
+            # An all-in for at least half a bet more counts as a full raise (TDA 47-B).
+            counts = 2 * (amount - self.full_level) >= size
+            if self.bring_in_due or (self.full_level == 0 and previous):
+                kind = "complete"  # a bring-in, or a short all-in bet, made a full bet
+            else:
+                kind = "raise" if previous else "bet"
+            if counts:
+                self.full_level = amount
+                self.raises += 1
+                cap = self._spec.max_raises
+                if cap is not None and self.raises >= cap and not self._heads_up():
+                    self.capped = True
+        else:
+            kind = "raise" if previous else "bet"
+            # Only a full bet or raise sets the new minimum and reopens the betting.
+            self.last_raise = max(amount - previous, self.last_raise)
+        self.bring_in_due = False
+        self.current_bet = amount
+        increment = amount - self.bets[p]
+        self._pay(p, increment)
+        self.acted[p] = self.current_bet
+        self.aggressor = p
+        self._record(events, p, kind, increment)
+
+    def _heads_up(self) -> bool:
+        """Whether the cap is lifted: only two players can still bet (Robert's Rules)."""
+        if not self.setup.uncapped_heads_up:
+            return False
+        able = sum(not f and not a for f, a in zip(self.folded, self.all_in, strict=True))
+        return able <= 2
+
+    def _apply_draw(self, p: int, action: Action) -> list[Event]:
+        seat = self.seats[p]
+        if not self.drawing:
+            raise IllegalActionError(f"seat {seat} cannot draw now: there is no draw this street")
+        if not isinstance(action, Draw):
+            raise IllegalActionError(f"seat {seat} must draw (or stand pat) first")
+        hole = list(self.holes[p])
+        discard = action.discard
+        remaining = list(hole)
+        for card in discard:
+            if card not in remaining:
+                raise IllegalActionError(f"seat {seat} cannot discard {str(card)!r}: not in the hand")
+            remaining.remove(card)
+        if not self.game.deck.dice and len(set(discard)) != len(discard):
+            raise IllegalActionError(f"seat {seat} discards a card twice")
+        if self._keeps_discards:
+            self.dealer.throw_away(discard)
+        new = self.dealer.take(len(discard), keep_out=discard)
+        taken = list(discard)
+        replacement = iter(new)
+        for i, card in enumerate(hole):
+            if card in taken:
+                taken.remove(card)
+                hole[i] = next(replacement)
+        self.holes[p] = tuple(hole)
+        self.drawn[p] = True
+        face_up = self.up is not None and all(self.up[p])
+        events: list[Event] = [
+            CardsDrawn(seat, self.street, len(discard), tuple(discard), tuple(new), face_up)
+        ]
+        self._actions_applied += 1
+        nxt = self._next_drawer()
+        if nxt >= 0:
+            self.to_act = nxt
+        else:
+            self.drawing = False
+            self._continue(events, self._open_betting())
         self.log.extend(events)
         return events
 
@@ -421,30 +626,142 @@ class Hand:
             return
         live = [q for q in range(self.n) if not self.folded[q]]
         self._return_uncalled(events)
-        while self.street < Street.RIVER:
-            if not self.tabled and sum(not self.all_in[p] for p in live) <= 1:
-                # All in and the betting is over: every hand is tabled before the board is
-                # run out (TDA Rule 16).
-                self._table(events, live, self._first_to_show(live))
-            self._deal_street(events)
-            nxt = self._next_to_act(self.n - 1)
+        streets = self.game.streets
+        while self.street_index < len(streets) - 1:
+            if (
+                not self.tabled
+                and sum(not self.all_in[p] for p in live) <= 1
+                and not any(s.draw for s in streets[self.street_index + 1 :])
+            ):
+                # All in and the betting is over: every hand is tabled before the rest is
+                # dealt (TDA Rule 16); in a draw game, only once the draws are done.
+                showdown.table(self, events, live, self.first_to_show(live))
+            self.street_index += 1
+            self.street = self.game.street_enum(self.street_index)
+            self._spec = streets[self.street_index]
+            if self._spec.draw:
+                self.drawing = True
+                self.drawn = [False] * self.n
+                nxt = self._next_drawer()
+                if nxt >= 0:
+                    self.to_act = nxt
+                    return
+                self.drawing = False
+            else:
+                self._deal_cards(events)
+            nxt = self._open_betting()
             if nxt >= 0:
                 self.to_act = nxt
                 return
         self.to_act = -1
-        self._showdown(events, live)
+        showdown.settle(self, events, live)
 
-    def _deal_street(self, events: list[Event]) -> None:
-        self.street = Street(self.street + 1)
-        start = 2 * self.n + len(self.board)
-        new = self.deck.cards[start : start + _BOARD_SIZES[self.street]]
+    # -- streets -------------------------------------------------------------------------
+
+    def _deal_cards(self, events: list[Event]) -> None:
+        """Deal the street's hole cards, one round at a time from left of the button, and
+        its board cards."""
+        spec = self._spec
+        if spec.hole:
+            receivers = [p for p in range(self.n) if not self.folded[p]]
+            count = len(spec.hole)
+            if self.up is not None and self.dealer.left < count * len(receivers):
+                self._common = True
+                self._deal_board(events, 1)  # stud's common card (TDA RP-10-H)
+            else:
+                self._deal_holes(events, receivers, spec.hole)
+        if spec.board:
+            self._deal_board(events, spec.board)
+
+    def _deal_holes(self, events: list[Event], receivers: list[int], faces: tuple[bool, ...]) -> None:
+        m, count = len(receivers), len(faces)
+        dealt = self.dealer.take(m * count)
+        street = self.street
+        for i, p in enumerate(receivers):
+            cards = tuple(dealt[i::m])  # one card to each receiver, round after round
+            self.holes[p] += cards
+            if self.up is None:
+                events.append(HoleCardsDealt(self.seats[p], cards))
+                continue
+            self.up[p] += faces
+            down = tuple(c for c, up in zip(cards, faces, strict=True) if not up)
+            up_cards = tuple(c for c, up in zip(cards, faces, strict=True) if up)
+            if down:
+                events.append(HoleCardsDealt(self.seats[p], down))
+            if up_cards:
+                events.append(UpCardsDealt(self.seats[p], street, up_cards))
+
+    def _deal_board(self, events: list[Event], count: int) -> None:
+        new = self.dealer.take(count)
         self.board.extend(new)
-        self.bets = [0] * self.n
-        self.acted = [-1] * self.n
+        events.append(BoardDealt(street=self.street, cards=tuple(new), board=tuple(self.board)))
+
+    def _next_drawer(self) -> int:
+        """The next player still in the hand who has not drawn, from left of the button
+        (players all in draw too)."""
+        for p in range(self.n):
+            if not self.folded[p] and not self.drawn[p]:
+                return p
+        return -1
+
+    def _open_betting(self) -> int:
+        """Start the street's betting round: the first player to act, or -1 when fewer than
+        two can bet."""
+        n = self.n
+        self.bets = [0] * n
+        self.acted = [-1] * n
         self.current_bet = 0
         self.last_raise = self.setup.min_bet
+        self.full_level = 0
+        self.raises = 0
+        self.capped = False
         self.aggressor = -1
-        events.append(BoardDealt(street=self.street, cards=tuple(new), board=tuple(self.board)))
+        self._phantom = 0
+        self._actions_applied += 1
+        opener = self._spec.opener
+        if opener in (Opener.HIGH_HAND, Opener.LOW_HAND):
+            return self._open_on_cards()
+        self.opener = -1
+        return self._next_to_act(n - 1)
+
+    def _open_on_cards(self) -> int:
+        """Stud: the bring-in (the lowest or highest up card) or the best hand showing acts
+        first, ties broken by the highest card by suit (docs/rules.md T2, T4)."""
+        opener = self._spec.opener
+        live = [p for p in range(self.n) if not self.folded[p]]
+        if self._common and self.opener >= 0:
+            # The common card: who acted first on sixth street acts first (TDA RP-10-H).
+            first = self.opener
+        elif opener in (Opener.LOW_CARD, Opener.HIGH_CARD):
+            first = self._bring_in_card(live, low=opener is Opener.LOW_CARD)
+        else:
+            low = opener is Opener.LOW_HAND
+            rank = showing_low if low else showing_high
+
+            def key(p: int) -> tuple[int, tuple[int, int]]:
+                codes = [c.code for c in self.visible(p)]
+                # Ties: the highest card by suit (TDA RP-10-D), aces low in razz.
+                top = max(((((c >> 2) + 1) % 13 if low else c >> 2), c & 3) for c in codes)
+                return rank(codes), top
+
+            first = max(live, key=key)
+        self.opener = first
+        nxt = self._next_to_act(first - 1)
+        if nxt >= 0 and opener in (Opener.LOW_CARD, Opener.HIGH_CARD) and self.setup.bring_in:
+            self.bring_in_due = True
+        return nxt
+
+    def _bring_in_card(self, live: list[int], *, low: bool) -> int:
+        """The player whose last up card brings in: the lowest card with aces high and
+        clubs lowest, or in razz the highest with aces low and spades highest."""
+
+        def card(p: int) -> int:
+            up = [c for c, face in zip(self.holes[p], self.up[p], strict=True) if face]  # type: ignore[index]
+            return up[-1].code
+
+        if low:
+            return min(live, key=card)
+        return max(live, key=lambda p: (((card(p) >> 2) + 1) % 13, card(p) & 3))
 
     def _return_uncalled(self, events: list[Event]) -> None:
         top, high, second = 0, -1, 0
@@ -476,70 +793,16 @@ class Hand:
                 description="",
             )
         )
-        self._end(events)
+        self.end(events)
 
-    def _first_to_show(self, live: Sequence[int]) -> int:
-        """The last player to bet or raise on the final betting round, else the first
-        player left of the button (TDA Rule 17-A)."""
-        return self.aggressor if self.aggressor >= 0 else live[0]
-
-    def _table(self, events: list[Event], live: Sequence[int], first: int) -> None:
-        """Show hands in order from ``first``. With anyone all in every hand is shown (TDA
-        Rule 16); otherwise a hand that cannot at least tie the best shown so far is mucked
-        unseen (TDA Rules 13, 14, 17-B). Hands whose cards are unknown are mucked in their
-        turn, and are no hand to beat for those after them (see :class:`Hand`)."""
-        self.tabled = True
-        order = sorted(live, key=lambda p: (p - first) % self.n)
-        unknown = self.unknown
-        if any(self.all_in[p] for p in live):
-            shown = [p for p in order if p not in unknown]
-        else:
-            codes = [c.code for c in self.board]
-            best, shown = 0, []
-            for p in order:
-                if p in unknown:
-                    continue
-                rank = rank7(self.holes[p][0].code, self.holes[p][1].code, *codes)
-                if rank >= best:
-                    best = rank
-                    shown.append(p)
-        for p in order:
-            if p in shown:
-                self.shown.add(p)
-                events.append(CardsShown(seat=self.seats[p], cards=self.holes[p]))
-            else:
-                events.append(CardsMucked(seat=self.seats[p]))
-
-    def _showdown(self, events: list[Event], live: Sequence[int]) -> None:
-        """Table the hands if that has not happened yet, then split each pot among the
-        best hands shown (a pot no shown hand contests: among its unknown hands, see
-        :class:`Hand`)."""
-        if not self.tabled:
-            self._table(events, live, self._first_to_show(live))
-        codes = [c.code for c in self.board]
-        ranks = {p: rank7(self.holes[p][0].code, self.holes[p][1].code, *codes) for p in self.shown}
-        for index, pot in enumerate(self.pots()):
-            # pot.eligible runs from the first seat left of the button, as odd chips do.
-            contenders = [p for p in pot.eligible if p in ranks]
-            if contenders:
-                top = max(ranks[p] for p in contenders)
-                winners = [p for p in contenders if ranks[p] == top]
-            else:  # only hands whose cards are unknown contest it: a tie
-                top, winners = 0, list(pot.eligible)
-            shares = split(pot.amount, winners)
-            for p, share in shares:
-                self.stacks[p] += share
-            events.append(
-                PotAwarded(
-                    pot=index,
-                    amount=pot.amount,
-                    eligible=tuple(self.seats[p] for p in pot.eligible),
-                    shares=tuple((self.seats[p], share) for p, share in shares),
-                    rank=top,
-                    description=describe_rank(top) if top else "",
-                )
-            )
-        self._end(events)
+    def first_to_show(self, live: Sequence[int]) -> int:
+        """The last player to bet or raise on the final betting round, else the player who
+        would have acted first on it (TDA Rule 17-A)."""
+        if self.aggressor >= 0:
+            return self.aggressor
+        if self.opener >= 0 and not self.folded[self.opener]:
+            return self.opener
+        return live[0]
 
     def pots(self, *, this_street: bool = True) -> list[Pot]:
         """The main pot and side pots as they stand.
@@ -562,7 +825,8 @@ class Hand:
                 pots = [Pot(dead, tuple(p for p in range(self.n) if in_hand[p]))]
         return pots
 
-    def _end(self, events: list[Event]) -> None:
+    def end(self, events: list[Event]) -> None:
+        """The hand is over: record the final stacks."""
         self.is_over = True
         self.to_act = -1
         events.append(

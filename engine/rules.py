@@ -1,18 +1,23 @@
-"""Table configuration: stakes, antes, buy-ins and named rule options.
+"""Table configuration: the game, its stakes, antes, buy-ins and named rule options.
 
 >>> config = TableConfig(small_blind=50, big_blind=100, seats=6)
->>> config.min_buy_in, config.max_buy_in
-(4000, 20000)
+>>> config.min_buy_in, config.max_buy_in, config.game.key
+(4000, 20000, 'nlhe')
+>>> stud = TableConfig(game=game("stud"), ante=5, ante_kind=AnteKind.PER_PLAYER,
+...                    bring_in=10, small_bet=40, big_bet=80)
+>>> stud.min_buy_in, stud.unit
+(1600, 40)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 
 from engine.errors import InvalidConfigError
+from engine.games import NLHE, Betting, Game, game
 
-__all__ = ["AnteKind", "ButtonRule", "TableConfig"]
+__all__ = ["AnteKind", "ButtonRule", "TableConfig", "game"]
 
 
 class AnteKind(Enum):
@@ -34,15 +39,18 @@ class ButtonRule(Enum):
 
 @dataclass(frozen=True, slots=True)
 class TableConfig:
-    """Everything that fixes how a table plays. Chips are ints.
+    """Everything that fixes how a table plays: the game and its stakes. Chips are ints.
 
     ``ante`` is the amount each player pays with ``AnteKind.PER_PLAYER``, or the amount the
-    big blind pays for the table with ``AnteKind.BIG_BLIND``. Buy-ins default to 40 and
-    200 big blinds.
+    big blind pays for the table with ``AnteKind.BIG_BLIND``. Games with blinds take
+    ``small_blind`` and ``big_blind``; fixed-limit games bet ``small_bet`` and ``big_bet``
+    (by default the big blind and twice the small bet); stud opens with a ``bring_in``
+    and no blinds. Buy-ins default to 40 and 200 times the :attr:`unit`, the big blind
+    or, without blinds, the small bet.
     """
 
-    small_blind: int
-    big_blind: int
+    small_blind: int = 0
+    big_blind: int = 0
     seats: int = 6
     ante: int = 0
     ante_kind: AnteKind = AnteKind.NONE
@@ -51,33 +59,74 @@ class TableConfig:
     button_rule: ButtonRule = ButtonRule.MOVING
     fold_when_check_is_free: bool = False
     """Allow folding when checking costs nothing (some sites do; TDA play does not need it)."""
-    variant: str = field(default="NT")
-    """PHH variant code; only no-limit Texas hold'em (``"NT"``) is played today."""
+    game: Game = NLHE
+    """The game played (:mod:`engine.games`): no-limit hold'em by default."""
+    bring_in: int = 0
+    small_bet: int = 0
+    big_bet: int = 0
+    uncapped_heads_up: bool = False
+    """Fixed limit: no cap on raises while only two players can bet (Robert's Rules, for
+    cash games); by default the cap holds heads-up too (TDA Rule 48, tournaments)."""
 
     def __post_init__(self) -> None:
-        for name in ("small_blind", "big_blind", "seats", "ante", "min_buy_in", "max_buy_in"):
+        names = ("small_blind", "big_blind", "seats", "ante", "min_buy_in", "max_buy_in")
+        for name in (*names, "bring_in", "small_bet", "big_bet"):
             value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidConfigError(f"{name} must be an int, got {value!r}")
-        if not 2 <= self.seats <= 10:
-            raise InvalidConfigError(f"a table has 2 to 10 seats, got {self.seats!r}")
-        if self.big_blind <= 0 or not 0 <= self.small_blind <= self.big_blind:
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise InvalidConfigError(f"{name} must be a non-negative int, got {value!r}")
+        g = self.game
+        if not isinstance(g, Game):
+            raise InvalidConfigError(f"game must be a Game (engine.games), got {g!r}")
+        if not 2 <= self.seats <= g.max_players:
             raise InvalidConfigError(
-                f"blinds must satisfy 0 <= small_blind <= big_blind and big_blind > 0, "
-                f"got {self.small_blind!r}/{self.big_blind!r}"
+                f"a table of {g.name} has 2 to {g.max_players} seats, got {self.seats!r}"
             )
-        if self.ante < 0 or (self.ante > 0) != (self.ante_kind is not AnteKind.NONE):
+        if g.blinds:
+            if self.big_blind <= 0 or not 0 <= self.small_blind <= self.big_blind:
+                raise InvalidConfigError(
+                    f"blinds must satisfy 0 <= small_blind <= big_blind and big_blind > 0, "
+                    f"got {self.small_blind!r}/{self.big_blind!r}"
+                )
+        elif self.small_blind or self.big_blind:
+            raise InvalidConfigError(f"{g.name} has no blinds; got {self.small_blind!r}/{self.big_blind!r}")
+        if self.ante_kind is AnteKind.BIG_BLIND and not g.blinds:
+            raise InvalidConfigError(f"{g.name} has no big blind to pay a big-blind ante")
+        if (self.ante > 0) != (self.ante_kind is not AnteKind.NONE):
             raise InvalidConfigError(
                 f"ante {self.ante!r} does not fit ante_kind {self.ante_kind.value!r}"
             )
-        if self.variant != "NT":
-            raise InvalidConfigError(f"variant {self.variant!r} is not supported; only 'NT' is")
+        if self.small_bet == 0:
+            object.__setattr__(self, "small_bet", self.big_blind)
+        if self.big_bet == 0:
+            object.__setattr__(self, "big_bet", 2 * self.small_bet)
+        if self.small_bet <= 0 or self.small_bet > self.big_bet:
+            what = "small bet" if g.betting is Betting.FIXED_LIMIT else "minimum bet (small_bet)"
+            raise InvalidConfigError(
+                f"{g.name} needs a {what}: 0 < small_bet <= big_bet, got "
+                f"{self.small_bet!r}/{self.big_bet!r}"
+            )
+        if self.bring_in and not g.bring_in:
+            raise InvalidConfigError(f"{g.name} has no bring-in; got {self.bring_in!r}")
+        if self.bring_in > self.small_bet:
+            raise InvalidConfigError(
+                f"the bring-in {self.bring_in!r} is more than the small bet {self.small_bet!r}"
+            )
         if self.min_buy_in == 0:
-            object.__setattr__(self, "min_buy_in", 40 * self.big_blind)
+            object.__setattr__(self, "min_buy_in", 40 * self.unit)
         if self.max_buy_in == 0:
-            object.__setattr__(self, "max_buy_in", 200 * self.big_blind)
+            object.__setattr__(self, "max_buy_in", 200 * self.unit)
         if not 0 < self.min_buy_in <= self.max_buy_in:
             raise InvalidConfigError(
                 f"buy-ins must satisfy 0 < min_buy_in <= max_buy_in, "
                 f"got {self.min_buy_in!r}..{self.max_buy_in!r}"
             )
+
+    @property
+    def unit(self) -> int:
+        """The stake buy-ins are counted in: the big blind, or the small bet without one."""
+        return self.big_blind or self.small_bet
+
+    @property
+    def variant(self) -> str:
+        """The game's PHH variant code (``"NT"`` for no-limit hold'em)."""
+        return self.game.code

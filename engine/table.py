@@ -1,5 +1,5 @@
 """A poker table across hands: seats, the button and blinds, sitting out, and one hand at a
-time through :class:`engine.hand.Hand`.
+time through :class:`engine.hand.Hand`, of whatever game its config names.
 
 Actions in, events out: every method that changes the table returns the events it made,
 and raises (changing nothing) when the rules say no. The rules and their sources are in
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, replace
+from enum import IntEnum
 
 from engine.actions import Action, ActionMenu, BetOrRaiseTo, CheckOrCall, Fold
 from engine.cards import Card
@@ -33,7 +34,6 @@ from engine.events import (
     PlayerSatIn,
     PlayerSatOut,
     PlayerStood,
-    Street,
 )
 from engine.hand import Hand, HandSetup
 from engine.rules import AnteKind, ButtonRule, TableConfig
@@ -55,7 +55,8 @@ class _Seat:
 class SeatView:
     """One seat as a viewer may see it. ``cards`` are the hole cards if the viewer may see
     them (their own, or shown at showdown), else ``None``; ``has_cards`` says whether the
-    player holds cards at all."""
+    player holds cards at all, and ``up_cards`` are those dealt face up, which everyone
+    sees (stud)."""
 
     seat: int
     stack: int
@@ -68,6 +69,7 @@ class SeatView:
     waiting_for_big_blind: bool
     has_cards: bool
     cards: tuple[Card, ...] | None
+    up_cards: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +85,7 @@ class TableView:
     config: TableConfig
     hand_number: int
     hand_in_progress: bool
-    street: Street | None
+    street: IntEnum | None
     board: tuple[Card, ...]
     pots: tuple[int, ...]
     button: int | None
@@ -149,14 +151,26 @@ class Table:
             raise SeatingError(
                 f"a buy-in of {stack} is outside {self.config.min_buy_in}..{self.config.max_buy_in}"
             )
-        # Before the first hand there is no big blind to wait for: everyone plays.
-        waits = wait_for_big_blind and self._last_big_blind is not None
+        # Before the first hand there is no big blind to wait for: everyone plays; in a
+        # game without blinds nobody ever waits.
+        waits = wait_for_big_blind and self._last_big_blind is not None and self.config.game.blinds
         self._seats[seat] = _Seat(stack, waiting_for_big_blind=waits, will_post=not waits)
         return [PlayerSat(seat=seat, stack=stack, waiting_for_big_blind=waits)]
 
-    def set_stakes(self, small_blind: int, big_blind: int, ante: int = 0) -> None:
+    def set_stakes(
+        self,
+        small_blind: int,
+        big_blind: int,
+        ante: int = 0,
+        *,
+        bring_in: int | None = None,
+        small_bet: int | None = None,
+        big_bet: int | None = None,
+    ) -> None:
         """Between hands: the blinds and ante from the next hand on (a tournament's blind
-        levels). An ante is paid as the table's ``ante_kind`` says (per player if none).
+        levels), and a fixed-limit or stud game's bets (by default the big blind and twice
+        it, as for a new table). An ante is paid as the table's ``ante_kind`` says (per
+        player if none).
 
         >>> table = Table(TableConfig(small_blind=10, big_blind=20, seats=6))
         >>> table.set_stakes(25, 50, ante=5)
@@ -172,7 +186,14 @@ class Table:
             kind = AnteKind.PER_PLAYER
         # Built (and checked) before it replaces anything: a bad level changes nothing.
         self.config = replace(
-            self.config, small_blind=small_blind, big_blind=big_blind, ante=ante, ante_kind=kind
+            self.config,
+            small_blind=small_blind,
+            big_blind=big_blind,
+            ante=ante,
+            ante_kind=kind,
+            bring_in=self.config.bring_in if bring_in is None else bring_in,
+            small_bet=0 if small_bet is None else small_bet,
+            big_bet=0 if big_bet is None else big_bet,
         )
 
     def stand_up(self, seat: int) -> list[Event]:
@@ -201,7 +222,9 @@ class Table:
             raise SeatingError(f"seat {seat} is not sitting out")
         player.sitting_out = False
         # Owing blinds, or new and not yet dealt in: post now or wait (P1, P3).
-        must_pay = player.owes_blinds or (player.new and self._last_big_blind is not None)
+        must_pay = self.config.game.blinds and (
+            player.owes_blinds or (player.new and self._last_big_blind is not None)
+        )
         waits = must_pay and not post
         player.waiting_for_big_blind = waits
         player.will_post = must_pay and post
@@ -245,6 +268,8 @@ class Table:
         cfg = self.config
         seats = self._seats
         eligible = [s for s in sorted(seats) if seats[s].stack > 0 and not seats[s].sitting_out]
+        if not cfg.game.blinds:
+            return self._setup_without_blinds(eligible)
         dealt, button, small_blind_seat, big, missed = self._positions(eligible)
         # Dealing order starts left of the button: rotate the sorted seats past it.
         cut = bisect.bisect_right(dealt, button)
@@ -279,8 +304,47 @@ class Table:
             fold_when_check_is_free=cfg.fold_when_check_is_free,
             min_bet=cfg.big_blind,
             big_blind_position=order.index(big),
+            **self._stakes(),  # type: ignore[arg-type]
         )
         return setup, big, small_blind_seat, missed
+
+    def _stakes(self) -> dict[str, object]:
+        cfg = self.config
+        return {
+            "game": cfg.game,
+            "bring_in": cfg.bring_in,
+            "small_bet": cfg.small_bet,
+            "big_bet": cfg.big_bet,
+            "uncapped_heads_up": cfg.uncapped_heads_up,
+        }
+
+    def _setup_without_blinds(self, eligible: list[int]) -> tuple[HandSetup, int, None, list[int]]:
+        """Stud and the research games: everyone ready is dealt in, paying the ante; the
+        button moves one player a hand (from the lowest seat at first). The returned "big
+        blind" is the button, which is what the next hand moves on from."""
+        if len(eligible) < 2:
+            raise IllegalActionError(f"a hand needs 2 players ready, got {len(eligible)}")
+        cfg = self.config
+        if self._last_big_blind is None:
+            button = eligible[0]
+        else:
+            found = self._next_clockwise(self._last_big_blind, eligible)
+            button = found if found is not None else eligible[0]
+        cut = bisect.bisect_right(eligible, button)
+        order = eligible[cut:] + eligible[:cut]
+        setup = HandSetup(
+            hand_number=self.hand_number + 1,
+            seats=tuple(order),
+            stacks=tuple(self._seats[s].stack for s in order),
+            small_blind=0,
+            big_blind=0,
+            antes=(cfg.ante,) * len(order),
+            button=button,
+            fold_when_check_is_free=cfg.fold_when_check_is_free,
+            min_bet=cfg.small_bet,
+            **self._stakes(),  # type: ignore[arg-type]
+        )
+        return setup, button, None, []
 
     def _positions(self, eligible: list[int]) -> tuple[list[int], int, int | None, int, list[int]]:
         """Who is dealt in, the button, the small blind (if any) and the big blind, and who
@@ -395,6 +459,7 @@ class Table:
             p = hand.position.get(s, -1) if hand is not None and dealt else -1
             in_hand = p >= 0
             visible = in_hand and hand is not None and (s == seat or p in hand.shown)
+            up = hand.visible(p) if in_hand and hand is not None and hand.up is not None else ()
             views.append(
                 SeatView(
                     seat=s,
@@ -408,6 +473,7 @@ class Table:
                     waiting_for_big_blind=player.waiting_for_big_blind,
                     has_cards=in_hand and hand is not None and not hand.folded[p],
                     cards=hand.holes[p] if visible and hand is not None else None,
+                    up_cards=up,
                 )
             )
         pots: tuple[int, ...] = ()

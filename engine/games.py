@@ -1,0 +1,452 @@
+"""Games as data: the deck, the streets, the forced bets, the betting and the showdown.
+
+One :class:`Game` value says everything that makes one poker game differ from another,
+and one state machine (:class:`engine.hand.Hand`) plays any of them. No-limit hold'em is
+:data:`NLHE`; the other presets are in :data:`GAMES`, by key. docs/engine.md says why
+games are data rather than subclasses; docs/rules.md gives each game's rules and sources.
+
+>>> from engine.games import GAMES, NLHE
+>>> NLHE.code, NLHE.betting.value, [s.name for s in NLHE.streets]
+('NT', 'no-limit', ['preflop', 'flop', 'turn', 'river'])
+>>> game("plo8").name
+'Pot-limit Omaha hi-lo 8 or better'
+>>> [r.name for r in game("stud8").hands]
+['high', '8-or-better low']
+
+A variant is a new value, e.g. hold'em dealt from a deck with the bug:
+
+>>> GAMES["5cd"].with_jokers(1, "bug").name
+'Five-card draw with the joker (the bug)'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum, IntEnum
+from typing import Any, Final, Literal
+
+from engine import ranking
+from engine.deck import (
+    DICE,
+    KUHN,
+    KUHN4,
+    LEDUC,
+    SHORT,
+    STANDARD,
+    WITH_JOKER,
+    WITH_TWO_JOKERS,
+    DeckSpec,
+)
+from engine.errors import InvalidConfigError
+from engine.events import Street
+from engine.ranking import Ranking
+
+__all__ = [
+    "GAMES",
+    "NLHE",
+    "Betting",
+    "Game",
+    "Opener",
+    "StreetSpec",
+    "game",
+]
+
+
+class Betting(Enum):
+    """The betting structure: how much a bet or raise may be."""
+
+    NO_LIMIT = "no-limit"
+    """Any amount from the minimum bet or raise up to the whole stack."""
+    POT_LIMIT = "pot-limit"
+    """From the minimum up to the size of the pot after calling (docs/rules.md L2)."""
+    FIXED_LIMIT = "fixed-limit"
+    """Exactly one bet of the street's size, a small bet or a big bet (docs/rules.md L1)."""
+
+
+class Opener(Enum):
+    """Who acts first in a betting round."""
+
+    BLINDS = "blinds"
+    """The player after the big blind (the largest blind) on the first round; like
+    ``POSITION`` later, and when there are no blinds."""
+    POSITION = "position"
+    """The first player left of the button still able to act."""
+    LOW_CARD = "low card"
+    """Stud's bring-in: the lowest up card, aces high, ties broken by suit (clubs lowest)."""
+    HIGH_CARD = "high card"
+    """Razz's bring-in: the highest up card, aces low, ties broken by suit (spades highest)."""
+    HIGH_HAND = "high hand"
+    """Stud: the best high hand showing; on a tie, the first of them left of the button."""
+    LOW_HAND = "low hand"
+    """Razz: the best ace-to-five low showing; on a tie, the first left of the button."""
+
+
+@dataclass(frozen=True, slots=True)
+class StreetSpec:
+    """One street: what it deals, then who bets first and how much.
+
+    ``hole`` has one flag per card dealt to each player still in the hand, ``True`` for
+    face up; ``board`` counts community cards; with ``draw`` every player still in the
+    hand first discards and draws (or re-rolls dice). In fixed-limit games ``big_bet``
+    picks the big bet over the small one, and ``max_raises`` caps the bets and raises a
+    betting round allows, forced bets and the bring-in not counted (``None``: no cap).
+    """
+
+    name: str
+    hole: tuple[bool, ...] = ()
+    board: int = 0
+    draw: bool = False
+    opener: Opener = Opener.POSITION
+    big_bet: bool = False
+    max_raises: int | None = None
+
+
+class _NamedStreet(IntEnum):
+    """A game's own streets: ``str()`` gives the street's name, ``"third street"``."""
+
+    def __str__(self) -> str:
+        return self.name.lower().replace("_", " ")
+
+
+@dataclass(frozen=True)
+class Game:
+    """A poker game as data. ``hands`` ranks the hands at showdown: one :class:`Ranking`
+    takes the pot; two split it, high then low, and the low half goes to the high hand
+    when no low qualifies (docs/rules.md S4).
+
+    ``blinds`` says the game posts a small and a big blind (and may straddle); without,
+    antes alone start the pot. ``bring_in`` says the first betting round opens with a
+    forced bring-in (stud). ``code`` is the game's PHH variant code where PHH has one
+    (``phh`` True), otherwise ours in the same style; ``key`` names the preset.
+    """
+
+    key: str
+    name: str
+    code: str
+    deck: DeckSpec
+    streets: tuple[StreetSpec, ...]
+    betting: Betting
+    hands: tuple[Ranking, ...]
+    blinds: bool = True
+    bring_in: bool = False
+    max_players: int = 10
+    phh: bool = False
+    street_enum: type[IntEnum] = field(init=False, repr=False, compare=False)
+    """The streets as an enum (:class:`engine.events.Street` for hold'em and Omaha), so
+    events name them: ``ActionTaken.street`` is one of its members."""
+
+    def __post_init__(self) -> None:
+        self._check()
+        names = tuple(s.name for s in self.streets)
+        street_enum: type[IntEnum] = Street
+        if names != tuple(str(s) for s in Street):
+            members = [(n.upper().replace(" ", "_"), i) for i, n in enumerate(names)]
+            factory: Any = _NamedStreet  # a functional enum call, which mypy cannot follow
+            street_enum = factory(f"{self.key.title().replace('-', '')}Street", members)
+        object.__setattr__(self, "street_enum", street_enum)
+
+    def _check(self) -> None:
+        if not self.streets:
+            raise InvalidConfigError(f"game {self.key!r} has no streets")
+        if not self.streets[0].hole:
+            raise InvalidConfigError(f"game {self.key!r} deals no hole cards on its first street")
+        if self.streets[0].draw:
+            raise InvalidConfigError(f"game {self.key!r} draws before anything is dealt")
+        if not 1 <= len(self.hands) <= 2:
+            raise InvalidConfigError(f"game {self.key!r} splits the pot {len(self.hands)} ways")
+        if len({s.name for s in self.streets}) != len(self.streets):
+            raise InvalidConfigError(f"game {self.key!r} names two streets alike")
+        if self.bring_in and self.streets[0].opener not in (Opener.LOW_CARD, Opener.HIGH_CARD):
+            raise InvalidConfigError(
+                f"game {self.key!r} has a bring-in but its first street does not open on an up card"
+            )
+        for street in self.streets:
+            if street.opener in (Opener.LOW_CARD, Opener.HIGH_CARD, Opener.HIGH_HAND, Opener.LOW_HAND):
+                if not any(any(s.hole) for s in self.streets[: self.streets.index(street) + 1]):
+                    raise InvalidConfigError(
+                        f"game {self.key!r}: street {street.name!r} opens on up cards but none are dealt"
+                    )
+            if street.max_raises is not None and street.max_raises < 1:
+                raise InvalidConfigError(
+                    f"game {self.key!r}: street {street.name!r} caps raises at {street.max_raises!r}"
+                )
+        if self.deck.dice and any(s.board for s in self.streets):
+            raise InvalidConfigError(f"game {self.key!r} deals dice to a board")
+        if self.deck.dice != any(r.dice for r in self.hands):
+            raise InvalidConfigError(
+                f"game {self.key!r}: its rankings do not fit its {self.deck.name} deck"
+            )
+        needed = self.hole_cards * 2 + self.board_cards
+        if not self.deck.dice and needed > len(self.deck.cards):
+            raise InvalidConfigError(
+                f"game {self.key!r} needs {needed} cards for two players; its deck has "
+                f"{len(self.deck.cards)}"
+            )
+        if not 2 <= self.max_players <= 10:
+            raise InvalidConfigError(f"game {self.key!r} seats {self.max_players!r} players")
+
+    # -- what the game deals --------------------------------------------------------------
+
+    @property
+    def hole_cards(self) -> int:
+        """How many cards each player holds by the end (draws replace, never add)."""
+        return sum(len(s.hole) for s in self.streets)
+
+    @property
+    def board_cards(self) -> int:
+        """How many community cards the board has by the end."""
+        return sum(s.board for s in self.streets)
+
+    @property
+    def draws(self) -> bool:
+        """Whether players discard and draw (or re-roll) on some street."""
+        return any(s.draw for s in self.streets)
+
+    @property
+    def up_cards(self) -> bool:
+        """Whether some hole cards are dealt face up (stud)."""
+        return any(any(s.hole) for s in self.streets)
+
+    @property
+    def split(self) -> bool:
+        """Whether the pot is split high and low."""
+        return len(self.hands) == 2
+
+    @property
+    def fixed_limit(self) -> bool:
+        return self.betting is Betting.FIXED_LIMIT
+
+    def street(self, index: int) -> IntEnum:
+        """The street enum member at ``index``."""
+        return self.street_enum(index)
+
+    # -- variants ----------------------------------------------------------------------
+
+    def with_jokers(self, jokers: int, rule: Literal["wild", "bug"]) -> Game:
+        """This game dealt from the 52 plus ``jokers`` jokers, ranked with the joker fully
+        wild or as the bug (docs/rules.md J1, J2). Only high games take jokers."""
+        if self.hands != (ranking.HIGH,):
+            raise InvalidConfigError(f"jokers are for games ranked high only, not {self.key!r}")
+        if self.deck is not STANDARD or jokers not in (1, 2):
+            raise InvalidConfigError(f"a joker deck is the 52 and 1 or 2 jokers, got {jokers!r}")
+        hand = {"wild": ranking.JOKER_WILD, "bug": ranking.JOKER_BUG}.get(rule)
+        if hand is None:
+            raise InvalidConfigError(f"a joker plays 'wild' or as the 'bug', not {rule!r}")
+        deck = WITH_JOKER if jokers == 1 else WITH_TWO_JOKERS
+        what = "the joker" if jokers == 1 else "two jokers"
+        how = "wild" if rule == "wild" else "the bug"
+        return replace(
+            self,
+            key=f"{self.key}-{rule}" + ("" if jokers == 1 else "2"),
+            name=f"{self.name} with {what} ({how})",
+            code=f"{self.code}+J{jokers}{'W' if rule == 'wild' else 'B'}",
+            deck=deck,
+            hands=(hand,),
+            phh=False,
+        )
+
+
+# -- the presets -----------------------------------------------------------------------------
+
+_FL_HOLDEM_CAPS = (3, 4, 4, 4)  # the big blind is the preflop bet: a bet and three raises
+
+
+def _board_streets(
+    hole: int, *, fixed: bool = False, big_bet_from: int = 2
+) -> tuple[StreetSpec, ...]:
+    """Hold'em and Omaha: ``hole`` cards down, then the flop, turn and river."""
+    caps = _FL_HOLDEM_CAPS if fixed else (None,) * 4
+    deals = ((False,) * hole, (), (), ())
+    boards = (0, 3, 1, 1)
+    openers = (Opener.BLINDS,) + (Opener.POSITION,) * 3
+    return tuple(
+        StreetSpec(str(s), deals[i], boards[i], False, openers[i], i >= big_bet_from, caps[i])
+        for i, s in enumerate(Street)
+    )
+
+
+def _stud_streets(low: bool) -> tuple[StreetSpec, ...]:
+    """Seven-card stud: two down and one up, three more up, one down; small bets on third
+    and fourth street, big bets after (docs/rules.md T1-T6)."""
+    bring_in = Opener.HIGH_CARD if low else Opener.LOW_CARD
+    showing = Opener.LOW_HAND if low else Opener.HIGH_HAND
+    return (
+        StreetSpec("third street", (False, False, True), opener=bring_in, max_raises=4),
+        StreetSpec("fourth street", (True,), opener=showing, max_raises=4),
+        StreetSpec("fifth street", (True,), opener=showing, big_bet=True, max_raises=4),
+        StreetSpec("sixth street", (True,), opener=showing, big_bet=True, max_raises=4),
+        StreetSpec("seventh street", (False,), opener=showing, big_bet=True, max_raises=4),
+    )
+
+
+def _draw_streets(cards: int, draws: int, *, fixed: bool) -> tuple[StreetSpec, ...]:
+    """Draw games: ``cards`` down, a betting round, then ``draws`` rounds of drawing and
+    betting; in fixed limit, small bets before the draw and after the first of three,
+    big bets after (docs/rules.md X1)."""
+    words = ("first", "second", "third")
+    # A bet and three raises with three or more betting rounds, a bet and four with two
+    # (Robert's Rules, "Betting and Raising" 3); the big blind is the first bet.
+    cap = (3 if draws > 1 else 4) if fixed else None
+    first = StreetSpec("predraw", (False,) * cards, opener=Opener.BLINDS, max_raises=cap)
+    later = tuple(
+        StreetSpec(
+            f"{words[i]} draw" if draws > 1 else "draw",
+            draw=True,
+            big_bet=i >= (1 if draws > 1 else 0),
+            max_raises=None if cap is None else cap + 1,
+        )
+        for i in range(draws)
+    )
+    return (first, *later)
+
+
+def _holdem(key: str, name: str, code: str, betting: Betting, *, phh: bool) -> Game:
+    fixed = betting is Betting.FIXED_LIMIT
+    return Game(key, name, code, STANDARD, _board_streets(2, fixed=fixed), betting, (ranking.HIGH,), phh=phh)
+
+
+def _omaha(key: str, name: str, code: str, betting: Betting, hole: int, *, hi_lo: bool, phh: bool) -> Game:
+    fixed = betting is Betting.FIXED_LIMIT
+    hands = (ranking.OMAHA_HIGH, ranking.OMAHA_LOW8) if hi_lo else (ranking.OMAHA_HIGH,)
+    return Game(
+        key,
+        name,
+        code,
+        STANDARD,
+        _board_streets(hole, fixed=fixed),
+        betting,
+        hands,
+        max_players=10 if hole == 4 else 9 if hole == 5 else 8,
+        phh=phh,
+    )
+
+
+def _stud(key: str, name: str, code: str, hands: tuple[Ranking, ...]) -> Game:
+    low = hands == (ranking.A5_LOW,)
+    return Game(
+        key,
+        name,
+        code,
+        STANDARD,
+        _stud_streets(low),
+        Betting.FIXED_LIMIT,
+        hands,
+        blinds=False,
+        bring_in=True,
+        max_players=8,
+        phh=True,
+    )
+
+
+def _draw(
+    key: str, name: str, code: str, betting: Betting, cards: int, draws: int, hand: Ranking, *, phh: bool
+) -> Game:
+    streets = _draw_streets(cards, draws, fixed=betting is Betting.FIXED_LIMIT)
+    return Game(key, name, code, STANDARD, streets, betting, (hand,), max_players=6 if draws > 1 else 8, phh=phh)
+
+
+NLHE: Final = _holdem("nlhe", "No-limit Texas hold'em", "NT", Betting.NO_LIMIT, phh=True)
+"""No-limit Texas hold'em."""
+
+_PRESETS: tuple[Game, ...] = (
+    NLHE,
+    _holdem("flhe", "Fixed-limit Texas hold'em", "FT", Betting.FIXED_LIMIT, phh=True),
+    _holdem("plhe", "Pot-limit Texas hold'em", "PT", Betting.POT_LIMIT, phh=False),
+    _omaha("plo", "Pot-limit Omaha", "PO", Betting.POT_LIMIT, 4, hi_lo=False, phh=True),
+    _omaha("plo5", "Pot-limit five-card Omaha", "PO5", Betting.POT_LIMIT, 5, hi_lo=False, phh=False),
+    _omaha("plo6", "Pot-limit six-card Omaha", "PO6", Betting.POT_LIMIT, 6, hi_lo=False, phh=False),
+    _omaha("flo8", "Fixed-limit Omaha hi-lo 8 or better", "FO/8", Betting.FIXED_LIMIT, 4, hi_lo=True, phh=True),
+    _omaha("plo8", "Pot-limit Omaha hi-lo 8 or better", "PO/8", Betting.POT_LIMIT, 4, hi_lo=True, phh=False),
+    Game(
+        "shortdeck",
+        "No-limit short-deck hold'em",
+        "NS",
+        SHORT,
+        _board_streets(2),
+        Betting.NO_LIMIT,
+        (ranking.SHORT_DECK,),
+        phh=True,
+    ),
+    _stud("stud", "Seven-card stud", "F7S", (ranking.HIGH,)),
+    _stud("stud8", "Seven-card stud hi-lo 8 or better", "F7S/8", (ranking.HIGH, ranking.EIGHT_LOW)),
+    _stud("razz", "Razz", "FR", (ranking.A5_LOW,)),
+    _draw("27td", "2-7 triple draw", "F2L3D", Betting.FIXED_LIMIT, 5, 3, ranking.DEUCE_SEVEN, phh=True),
+    _draw("27sd", "2-7 single draw, no-limit", "N2L1D", Betting.NO_LIMIT, 5, 1, ranking.DEUCE_SEVEN, phh=True),
+    _draw("5cd", "Five-card draw", "N5D", Betting.NO_LIMIT, 5, 1, ranking.HIGH, phh=False),
+    _draw("badugi", "Badugi", "FB", Betting.FIXED_LIMIT, 4, 3, ranking.BADUGI, phh=True),
+    Game(
+        "kuhn",
+        "Kuhn poker",
+        "KUHN",
+        KUHN,
+        (StreetSpec("deal", (False,), opener=Opener.BLINDS, max_raises=1),),
+        Betting.FIXED_LIMIT,
+        (ranking.HIGH,),
+        blinds=False,
+        max_players=2,
+    ),
+    Game(
+        "kuhn3",
+        "Three-player Kuhn poker",
+        "KUHN3",
+        KUHN4,
+        (StreetSpec("deal", (False,), opener=Opener.BLINDS, max_raises=1),),
+        Betting.FIXED_LIMIT,
+        (ranking.HIGH,),
+        blinds=False,
+        max_players=3,
+    ),
+    Game(
+        "leduc",
+        "Leduc hold'em",
+        "LEDUC",
+        LEDUC,
+        (
+            StreetSpec("preflop", (False,), opener=Opener.BLINDS, max_raises=2),
+            StreetSpec("flop", board=1, big_bet=True, max_raises=2),
+        ),
+        Betting.FIXED_LIMIT,
+        (ranking.HIGH,),
+        blinds=False,
+        max_players=2,
+    ),
+    Game(
+        "dice",
+        "Poker dice",
+        "DICE",
+        DICE,
+        (
+            StreetSpec("first roll", (True,) * 5, opener=Opener.BLINDS),
+            StreetSpec("second roll", draw=True),
+            StreetSpec("third roll", draw=True),
+        ),
+        Betting.NO_LIMIT,
+        (ranking.DICE,),
+    ),
+)
+
+GAMES: Final[dict[str, Game]] = {g.key: g for g in _PRESETS}
+"""Every preset game by key, e.g. ``GAMES["plo"]``."""
+BY_CODE: Final[dict[str, Game]] = {g.code: g for g in _PRESETS}
+"""Every preset game by variant code, e.g. ``BY_CODE["FO/8"]``."""
+
+
+def game(name: str) -> Game:
+    """A preset game by key (``"plo8"``) or variant code (``"FO/8"``), or a joker variant
+    of one (``"5cd-bug"``, ``"nlhe-wild2"``). Raises :class:`InvalidConfigError` naming
+    the choices for anything else.
+
+    >>> game("FT").key, game("27td").code, game("5cd-bug").deck.name
+    ('flhe', 'F2L3D', 'joker')
+    """
+    if name in GAMES:
+        return GAMES[name]
+    if name in BY_CODE:
+        return BY_CODE[name]
+    base, _, suffix = name.rpartition("-")
+    jokers = 2 if suffix.endswith("2") else 1
+    rule = suffix.removesuffix("2")
+    if base in GAMES and rule in ("wild", "bug"):
+        return GAMES[base].with_jokers(jokers, rule)  # type: ignore[arg-type]
+    known = ", ".join(GAMES)
+    raise InvalidConfigError(f"unknown game {name!r}; the games are {known}")

@@ -1,0 +1,146 @@
+"""The showdown: which hands are tabled, and who wins each pot, or each half of it.
+
+Functions over an :class:`engine.hand.Hand` whose betting is over. Hands are ranked by
+the game's rankings (:attr:`engine.games.Game.hands`): one takes the whole pot; a
+high-low game splits each pot, the odd chip to the high half, and the high hand takes
+all of it when no low qualifies (docs/rules.md S4). Ties split a pot or half equally,
+odd chips one each from the first winner left of the button, or in stud from the highest
+card by suit (TDA Rule 20).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from engine.events import CardsMucked, CardsShown, Event, PotAwarded
+from engine.pots import Pot, split
+
+if TYPE_CHECKING:
+    from engine.hand import Hand
+
+__all__ = ["settle", "table", "values"]
+
+
+def values(hand: Hand, p: int) -> tuple[int, ...]:
+    """Position ``p``'s hand under each of the game's rankings (0: no qualifying low)."""
+    hole = [c.code for c in hand.holes[p]]
+    board = [c.code for c in hand.board]
+    return tuple(r.rank(hole, board) for r in hand.game.hands)
+
+
+def table(hand: Hand, events: list[Event], live: Sequence[int], first: int) -> None:
+    """Show hands in order from ``first``. With anyone all in every hand is shown (TDA
+    Rule 16); otherwise a hand that cannot at least tie the best shown so far, high or
+    low, is mucked unseen (TDA Rules 13, 14, 17-B). Hands whose cards are unknown are
+    mucked in their turn, and are no hand to beat for those after them (see
+    :class:`engine.hand.Hand`)."""
+    hand.tabled = True
+    order = sorted(live, key=lambda p: (p - first) % hand.n)
+    unknown = hand.unknown
+    if any(hand.all_in[p] for p in live):
+        shown = [p for p in order if p not in unknown]
+    else:
+        best = [0] * len(hand.game.hands)
+        shown = []
+        for p in order:
+            if p in unknown:
+                continue
+            mine = values(hand, p)
+            if any(v and v >= b for v, b in zip(mine, best, strict=True)):
+                best = [max(v, b) for v, b in zip(mine, best, strict=True)]
+                shown.append(p)
+    for p in order:
+        if p in shown:
+            hand.shown.add(p)
+            events.append(CardsShown(seat=hand.seats[p], cards=hand.holes[p]))
+        else:
+            events.append(CardsMucked(seat=hand.seats[p]))
+
+
+def settle(hand: Hand, events: list[Event], live: Sequence[int]) -> None:
+    """Table the hands if that has not happened yet, then award every pot and end the
+    hand."""
+    if not hand.tabled:
+        table(hand, events, live, hand.first_to_show(live))
+    ranked = {p: values(hand, p) for p in hand.shown}
+    for index, pot in enumerate(hand.pots()):
+        _award(hand, events, index, pot, ranked)
+    hand.end(events)
+
+
+def _award(hand: Hand, events: list[Event], index: int, pot: Pot, ranked: dict[int, tuple[int, ...]]) -> None:
+    # pot.eligible runs from the first seat left of the button, as odd chips do.
+    contenders = [p for p in pot.eligible if p in ranked]
+    if not contenders:  # only hands whose cards are unknown contest it: a tie
+        _pay(hand, events, index, pot, list(pot.eligible), pot.amount, 0, None)
+        return
+    game = hand.game
+    if not game.split:
+        _best(hand, events, index, pot, contenders, ranked, 0, pot.amount, None)
+        return
+    lows = [p for p in contenders if ranked[p][1] > 0]
+    if not lows:
+        _best(hand, events, index, pot, contenders, ranked, 0, pot.amount, "high")
+        return
+    low_half = pot.amount // 2  # the odd chip goes to the high half (TDA Rule 20-C)
+    _best(hand, events, index, pot, contenders, ranked, 0, pot.amount - low_half, "high")
+    _best(hand, events, index, pot, lows, ranked, 1, low_half, "low")
+
+
+def _best(
+    hand: Hand,
+    events: list[Event],
+    index: int,
+    pot: Pot,
+    contenders: list[int],
+    ranked: dict[int, tuple[int, ...]],
+    which: int,
+    amount: int,
+    half: str | None,
+) -> None:
+    top = max(ranked[p][which] for p in contenders)
+    winners = [p for p in contenders if ranked[p][which] == top]
+    if len(winners) > 1 and hand.game.up_cards and not hand.game.deck.dice:
+        winners.sort(key=lambda p: _high_card(hand, p, which), reverse=True)
+    _pay(hand, events, index, pot, winners, amount, top, half, which)
+
+
+def _high_card(hand: Hand, p: int, which: int) -> tuple[int, int]:
+    """Stud's odd chip: the highest card by suit of the five that make the hand (TDA Rule
+    20-B); in a low hand the ace is the lowest card."""
+    ranking = hand.game.hands[which]
+    hole = [c.code for c in hand.holes[p]]
+    board = [c.code for c in hand.board]
+    five = ranking.best(hole, board)
+    if ranking.low:
+        return max((((c >> 2) + 1) % 13, c & 3) for c in five)
+    return max((c >> 2, c & 3) for c in five)
+
+
+def _pay(
+    hand: Hand,
+    events: list[Event],
+    index: int,
+    pot: Pot,
+    winners: list[int],
+    amount: int,
+    top: int,
+    half: str | None,
+    which: int = 0,
+) -> None:
+    shares = split(amount, winners)
+    for p, share in shares:
+        hand.stacks[p] += share
+    description = hand.game.hands[which].describe(top) if top else ""
+    events.append(
+        PotAwarded(
+            pot=index,
+            amount=amount,
+            eligible=tuple(hand.seats[p] for p in pot.eligible),
+            shares=tuple((hand.seats[p], share) for p, share in shares),
+            rank=top,
+            description=description,
+            half=half,
+        )
+    )
