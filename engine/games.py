@@ -260,7 +260,7 @@ def _board_streets(
     boards = (0, 3, 1, 1)
     openers = (Opener.BLINDS,) + (Opener.POSITION,) * 3
     return tuple(
-        StreetSpec(str(s), deals[i], boards[i], False, openers[i], i >= big_bet_from, caps[i])
+        StreetSpec(str(s), deals[i], boards[i], False, openers[i], fixed and i >= big_bet_from, caps[i])
         for i, s in enumerate(Street)
     )
 
