@@ -103,14 +103,17 @@ class GameDef:
         fixed = self.betting == "limit"
         sizes = sorted(set(self.raise_size))
         if fixed and len(sizes) > 2:
-            raise InvalidConfigError(f"raise sizes {self.raise_size!r}: ours are a small and a big bet")
+            raise InvalidConfigError(
+                f"raise sizes {self.raise_size!r}: ours are a small and a big bet"
+            )
         streets = []
         for r in range(self.num_rounds):
             first = self.first_player[r] - 1
             expected = self._our_first(r, equal)
             if first != expected:
                 raise InvalidConfigError(
-                    f"round {r + 1} opens with position {first + 1}; ours would open with {expected + 1}"
+                    f"round {r + 1} opens with position {first + 1}; "
+                    f"ours would open with {expected + 1}"
                 )
             streets.append(
                 StreetSpec(
@@ -160,7 +163,8 @@ class GameDef:
                 and len(g.streets) == len(streets)
                 and g.max_players >= self.num_players
                 and all(
-                    (a.hole, a.board, a.big_bet, a.max_raises) == (b.hole, b.board, b.big_bet, b.max_raises)
+                    (a.hole, a.board, a.big_bet, a.max_raises)
+                    == (b.hole, b.board, b.big_bet, b.max_raises)
                     for a, b in zip(g.streets, streets, strict=True)
                 )
             )
@@ -212,7 +216,9 @@ def parse(text: str) -> GameDef:
         try:
             values[key.strip().lower()] = tuple(int(v) for v in rest.split())
         except ValueError:
-            raise InvalidConfigError(f"gamedef: {key.strip()} takes integers, got {rest.strip()!r}") from None
+            raise InvalidConfigError(
+                f"gamedef: {key.strip()} takes integers, got {rest.strip()!r}"
+            ) from None
     if not betting:
         raise InvalidConfigError("gamedef: says neither limit nor nolimit")
 
@@ -224,7 +230,9 @@ def parse(text: str) -> GameDef:
     n = one("numplayers", "numPlayers")
     rounds = one("numrounds", "numRounds")
     if not 2 <= n <= 10 or not 1 <= rounds <= 4:
-        raise InvalidConfigError(f"gamedef: {n} players and {rounds} rounds; ACPC allows 2-10 and 1-4")
+        raise InvalidConfigError(
+            f"gamedef: {n} players and {rounds} rounds; ACPC allows 2-10 and 1-4"
+        )
     per: dict[str, tuple[int, ...]] = {}
     for key in _PER_ROUND:
         got = values.get(key, (0,) * rounds)

@@ -7,7 +7,9 @@ The engine draws no randomness: the new order is fixed by the deck itself, as a 
 hash of the whole dealing order, which no player knows while the hand is played, so
 (configuration, deck, actions) still reproduce the hand. A deck written out in dealing
 order may instead carry the cards dealt after the reshuffle (a replayed history): each
-must then be one of the cards thrown away.
+must then be one of the cards thrown away (or, replaying a history written by a tool that
+deals a draw's cards only after everyone has discarded, as pokerkit does, one thrown away
+later in the same draw: :attr:`Dealer.later`).
 
 >>> from engine.deck import Deck, DeckSpec
 >>> dealer = Dealer(Deck.from_cards("As Kd Qh"), 52)
@@ -31,7 +33,18 @@ class Dealer:
     """The deck of one hand: ``first_pass`` cards to deal in order (the whole deck), then
     the deck's own record of what came after a reshuffle, if any, else reshuffles."""
 
-    __slots__ = ("_key", "cards", "first_pass", "next", "reserve", "reshuffles", "spec", "stub")
+    __slots__ = (
+        "_key",
+        "borrowed",
+        "cards",
+        "first_pass",
+        "later",
+        "next",
+        "reserve",
+        "reshuffles",
+        "spec",
+        "stub",
+    )
 
     def __init__(self, deck: Deck, first_pass: int, spec: DeckSpec) -> None:
         self.cards = deck.cards
@@ -42,6 +55,9 @@ class Dealer:
         self.reserve: list[Card] = []  # thrown away and not yet reshuffled
         self.reshuffles = 0
         self._key = b""
+        self.later: set[Card] = set()
+        """Replays only: cards the history throws away later in this draw round."""
+        self.borrowed: set[Card] = set()  # dealt from ``later`` before being thrown away
 
     @property
     def left(self) -> int:
@@ -63,11 +79,15 @@ class Dealer:
                 out.append(self.stub.pop())
             elif self.next < len(cards):  # the deck records what the reshuffle dealt
                 card = cards[self.next]
-                if card not in self.reserve:
+                if card in self.reserve:
+                    self.reserve.remove(card)
+                elif card in self.later:
+                    self.later.discard(card)
+                    self.borrowed.add(card)
+                else:
                     raise InvalidCardError(
                         f"card {str(card)!r} is dealt after the reshuffle but was not thrown away"
                     )
-                self.reserve.remove(card)
                 out.append(card)
                 self.next += 1
             else:
@@ -83,7 +103,11 @@ class Dealer:
 
     def throw_away(self, cards: Sequence[Card]) -> None:
         """Discarded or folded cards: out of play, into the reserve a reshuffle uses."""
-        self.reserve.extend(cards)
+        for card in cards:
+            if card in self.borrowed:  # already dealt again (see later)
+                self.borrowed.discard(card)
+            else:
+                self.reserve.append(card)
 
     def _reshuffle(self, keep_out: Collection[Card]) -> None:
         pool = [c for c in self.reserve if c not in keep_out]

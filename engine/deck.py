@@ -76,7 +76,9 @@ class DeckSpec:
         """Every card of the deck once (each face once for dice), in code order."""
         if self.dice:
             return tuple(Card.die(face) for face in range(1, 7))
-        playing = sorted(Card.from_code((r - 2) * 4 + s.index) for r in self.ranks for s in self.suits)
+        playing = sorted(
+            Card.from_code((r - 2) * 4 + s.index) for r in self.ranks for s in self.suits
+        )
         return (*playing, *JOKERS[: self.jokers])
 
     def __contains__(self, card: object) -> bool:

@@ -268,10 +268,9 @@ def redact(event: Event, viewer: int | None) -> Event:
     >>> redact(dealt, 2) is dealt, redact(dealt, 3).cards, redact(dealt, None).cards
     (True, None, None)
     """
-    if isinstance(event, HoleCardsDealt):
-        if event.seat != viewer and event.cards is not None:
-            return replace(event, cards=None)
-    elif isinstance(event, CardsDrawn):
-        if event.seat != viewer and event.drawn is not None and not event.face_up:
-            return replace(event, discarded=None, drawn=None)
+    if isinstance(event, HoleCardsDealt) and event.seat != viewer and event.cards is not None:
+        return replace(event, cards=None)
+    private = isinstance(event, CardsDrawn) and event.drawn is not None and not event.face_up
+    if private and event.seat != viewer:  # type: ignore[union-attr]
+        return replace(event, discarded=None, drawn=None)  # type: ignore[type-var]
     return event

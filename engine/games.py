@@ -160,15 +160,17 @@ class Game:
             raise InvalidConfigError(
                 f"game {self.key!r} has a bring-in but its first street does not open on an up card"
             )
-        for street in self.streets:
-            if street.opener in (Opener.LOW_CARD, Opener.HIGH_CARD, Opener.HIGH_HAND, Opener.LOW_HAND):
-                if not any(any(s.hole) for s in self.streets[: self.streets.index(street) + 1]):
-                    raise InvalidConfigError(
-                        f"game {self.key!r}: street {street.name!r} opens on up cards but none are dealt"
-                    )
+        on_cards = (Opener.LOW_CARD, Opener.HIGH_CARD, Opener.HIGH_HAND, Opener.LOW_HAND)
+        for i, street in enumerate(self.streets):
+            if street.opener in on_cards and not any(any(s.hole) for s in self.streets[: i + 1]):
+                raise InvalidConfigError(
+                    f"game {self.key!r}: street {street.name!r} opens on up cards "
+                    f"but none are dealt"
+                )
             if street.max_raises is not None and street.max_raises < 1:
                 raise InvalidConfigError(
-                    f"game {self.key!r}: street {street.name!r} caps raises at {street.max_raises!r}"
+                    f"game {self.key!r}: street {street.name!r} caps raises "
+                    f"at {street.max_raises!r}"
                 )
         if self.deck.dice and any(s.board for s in self.streets):
             raise InvalidConfigError(f"game {self.key!r} deals dice to a board")
@@ -260,7 +262,9 @@ def _board_streets(
     boards = (0, 3, 1, 1)
     openers = (Opener.BLINDS,) + (Opener.POSITION,) * 3
     return tuple(
-        StreetSpec(str(s), deals[i], boards[i], False, openers[i], fixed and i >= big_bet_from, caps[i])
+        StreetSpec(
+            str(s), deals[i], boards[i], False, openers[i], fixed and i >= big_bet_from, caps[i]
+        )
         for i, s in enumerate(Street)
     )
 
@@ -302,10 +306,14 @@ def _draw_streets(cards: int, draws: int, *, fixed: bool) -> tuple[StreetSpec, .
 
 def _holdem(key: str, name: str, code: str, betting: Betting, *, phh: bool) -> Game:
     fixed = betting is Betting.FIXED_LIMIT
-    return Game(key, name, code, STANDARD, _board_streets(2, fixed=fixed), betting, (ranking.HIGH,), phh=phh)
+    return Game(
+        key, name, code, STANDARD, _board_streets(2, fixed=fixed), betting, (ranking.HIGH,), phh=phh
+    )
 
 
-def _omaha(key: str, name: str, code: str, betting: Betting, hole: int, *, hi_lo: bool, phh: bool) -> Game:
+def _omaha(
+    key: str, name: str, code: str, betting: Betting, hole: int, *, hi_lo: bool, phh: bool
+) -> Game:
     fixed = betting is Betting.FIXED_LIMIT
     hands = (ranking.OMAHA_HIGH, ranking.OMAHA_LOW8) if hi_lo else (ranking.OMAHA_HIGH,)
     return Game(
@@ -339,11 +347,31 @@ def _stud(key: str, name: str, code: str, hands: tuple[Ranking, ...]) -> Game:
 
 
 def _draw(
-    key: str, name: str, code: str, betting: Betting, cards: int, draws: int, hand: Ranking, *, phh: bool
+    key: str,
+    name: str,
+    code: str,
+    betting: Betting,
+    hand: Ranking,
+    *,
+    cards: int,
+    draws: int,
+    phh: bool,
 ) -> Game:
     streets = _draw_streets(cards, draws, fixed=betting is Betting.FIXED_LIMIT)
-    return Game(key, name, code, STANDARD, streets, betting, (hand,), max_players=6 if draws > 1 else 8, phh=phh)
+    return Game(
+        key,
+        name,
+        code,
+        STANDARD,
+        streets,
+        betting,
+        (hand,),
+        max_players=6 if draws > 1 else 8,
+        phh=phh,
+    )
 
+
+FL, NL = Betting.FIXED_LIMIT, Betting.NO_LIMIT
 
 NLHE: Final = _holdem("nlhe", "No-limit Texas hold'em", "NT", Betting.NO_LIMIT, phh=True)
 """No-limit Texas hold'em."""
@@ -353,10 +381,28 @@ _PRESETS: tuple[Game, ...] = (
     _holdem("flhe", "Fixed-limit Texas hold'em", "FT", Betting.FIXED_LIMIT, phh=True),
     _holdem("plhe", "Pot-limit Texas hold'em", "PT", Betting.POT_LIMIT, phh=False),
     _omaha("plo", "Pot-limit Omaha", "PO", Betting.POT_LIMIT, 4, hi_lo=False, phh=True),
-    _omaha("plo5", "Pot-limit five-card Omaha", "PO5", Betting.POT_LIMIT, 5, hi_lo=False, phh=False),
+    _omaha(
+        "plo5", "Pot-limit five-card Omaha", "PO5", Betting.POT_LIMIT, 5, hi_lo=False, phh=False
+    ),
     _omaha("plo6", "Pot-limit six-card Omaha", "PO6", Betting.POT_LIMIT, 6, hi_lo=False, phh=False),
-    _omaha("flo8", "Fixed-limit Omaha hi-lo 8 or better", "FO/8", Betting.FIXED_LIMIT, 4, hi_lo=True, phh=True),
-    _omaha("plo8", "Pot-limit Omaha hi-lo 8 or better", "PO/8", Betting.POT_LIMIT, 4, hi_lo=True, phh=False),
+    _omaha(
+        "flo8",
+        "Fixed-limit Omaha hi-lo 8 or better",
+        "FO/8",
+        Betting.FIXED_LIMIT,
+        4,
+        hi_lo=True,
+        phh=True,
+    ),
+    _omaha(
+        "plo8",
+        "Pot-limit Omaha hi-lo 8 or better",
+        "PO/8",
+        Betting.POT_LIMIT,
+        4,
+        hi_lo=True,
+        phh=False,
+    ),
     Game(
         "shortdeck",
         "No-limit short-deck hold'em",
@@ -370,10 +416,19 @@ _PRESETS: tuple[Game, ...] = (
     _stud("stud", "Seven-card stud", "F7S", (ranking.HIGH,)),
     _stud("stud8", "Seven-card stud hi-lo 8 or better", "F7S/8", (ranking.HIGH, ranking.EIGHT_LOW)),
     _stud("razz", "Razz", "FR", (ranking.A5_LOW,)),
-    _draw("27td", "2-7 triple draw", "F2L3D", Betting.FIXED_LIMIT, 5, 3, ranking.DEUCE_SEVEN, phh=True),
-    _draw("27sd", "2-7 single draw, no-limit", "N2L1D", Betting.NO_LIMIT, 5, 1, ranking.DEUCE_SEVEN, phh=True),
-    _draw("5cd", "Five-card draw", "N5D", Betting.NO_LIMIT, 5, 1, ranking.HIGH, phh=False),
-    _draw("badugi", "Badugi", "FB", Betting.FIXED_LIMIT, 4, 3, ranking.BADUGI, phh=True),
+    _draw("27td", "2-7 triple draw", "F2L3D", FL, ranking.DEUCE_SEVEN, cards=5, draws=3, phh=True),
+    _draw(
+        "27sd",
+        "2-7 single draw, no-limit",
+        "N2L1D",
+        NL,
+        ranking.DEUCE_SEVEN,
+        cards=5,
+        draws=1,
+        phh=True,
+    ),
+    _draw("5cd", "Five-card draw", "N5D", NL, ranking.HIGH, cards=5, draws=1, phh=False),
+    _draw("badugi", "Badugi", "FB", FL, ranking.BADUGI, cards=4, draws=3, phh=True),
     Game(
         "kuhn",
         "Kuhn poker",

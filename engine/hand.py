@@ -140,7 +140,8 @@ class HandSetup:
             raise InvalidConfigError(f"{game.name} needs a big blind or a minimum bet")
         if game.betting is Betting.FIXED_LIMIT and not 0 < self.small_bet <= self.big_bet:
             raise InvalidConfigError(
-                f"fixed limit needs 0 < small_bet <= big_bet, got {self.small_bet!r}/{self.big_bet!r}"
+                f"fixed limit needs 0 < small_bet <= big_bet, "
+                f"got {self.small_bet!r}/{self.big_bet!r}"
             )
         if game.bring_in and self.bring_in > self.small_bet:
             raise InvalidConfigError(
@@ -179,10 +180,8 @@ class Hand:
         if not self.unknown <= set(range(n)):
             raise InvalidConfigError(f"unknown must be positions 0..{n - 1}, got {unknown!r}")
         game = self.game = setup.game
-        if deck.spec is game.deck:  # shuffled for the game: valid by construction
-            first_pass = len(deck.cards)
-        else:
-            first_pass = deck.check(game.deck)
+        # A deck shuffled for the game is valid by construction; others are checked.
+        first_pass = len(deck.cards) if deck.spec is game.deck else deck.check(game.deck)
         self.setup = setup
         self.deck = deck
         self.dealer = Dealer(deck, first_pass, game.deck)
@@ -459,16 +458,7 @@ class Hand:
         owed, call, can_raise, min_to, max_to, _ = self._options(p)
         events: list[Event] = []
         if kind is Fold:
-            if self.bring_in_due and p == self.opener:
-                raise IllegalActionError(f"seat {action.seat} must bring in or complete")
-            if owed <= 0 and not self.bring_in_due and not self.setup.fold_when_check_is_free:
-                raise IllegalActionError(f"seat {action.seat} cannot fold: checking is free")
-            self.folded[p] = True
-            self.live -= 1
-            self.acted[p] = self.current_bet
-            if self._keeps_discards:
-                self.dealer.throw_away(self.holes[p])
-            self._record(events, p, "fold", 0)
+            self._fold(events, p, owed)
         elif kind is CheckOrCall:
             if self.bring_in_due:
                 raise IllegalActionError(f"seat {action.seat} must bring in, complete or fold")
@@ -476,14 +466,7 @@ class Hand:
             self.acted[p] = self.current_bet
             self._record(events, p, "call" if call else "check", call)
         elif kind is BringIn:
-            if not self.bring_in_due:
-                raise IllegalActionError(f"seat {action.seat} has no bring-in to post")
-            amount = min(self.setup.bring_in, self.stacks[p])
-            self.bring_in_due = False
-            self.current_bet = amount
-            self._pay(p, amount)
-            self.acted[p] = self.current_bet
-            self._record(events, p, "bring_in", amount)
+            self._bring_in(events, p)
         else:
             assert isinstance(action, BetOrRaiseTo)
             if not can_raise:
@@ -491,13 +474,38 @@ class Hand:
             if not min_to <= action.amount <= max_to:
                 what = "raise" if self.current_bet else "bet"
                 if min_to == max_to:
-                    raise IllegalActionError(f"{what} to {action.amount}: the only {what} is to {min_to}")
+                    raise IllegalActionError(
+                        f"{what} to {action.amount}: the only {what} is to {min_to}"
+                    )
                 raise IllegalActionError(f"{what} to {action.amount} is outside {min_to}..{max_to}")
             self._raise(events, p, action.amount)
         self._actions_applied += 1  # the cached menu is stale from here
         self._continue(events, self._next_to_act(p))
         self.log.extend(events)
         return events
+
+    def _fold(self, events: list[Event], p: int, owed: int) -> None:
+        seat = self.seats[p]
+        if self.bring_in_due and p == self.opener:
+            raise IllegalActionError(f"seat {seat} must bring in or complete")
+        if owed <= 0 and not self.bring_in_due and not self.setup.fold_when_check_is_free:
+            raise IllegalActionError(f"seat {seat} cannot fold: checking is free")
+        self.folded[p] = True
+        self.live -= 1
+        self.acted[p] = self.current_bet
+        if self._keeps_discards:
+            self.dealer.throw_away(self.holes[p])
+        self._record(events, p, "fold", 0)
+
+    def _bring_in(self, events: list[Event], p: int) -> None:
+        if not self.bring_in_due:
+            raise IllegalActionError(f"seat {self.seats[p]} has no bring-in to post")
+        amount = min(self.setup.bring_in, self.stacks[p])
+        self.bring_in_due = False
+        self.current_bet = amount
+        self._pay(p, amount)
+        self.acted[p] = self.current_bet
+        self._record(events, p, "bring_in", amount)
 
     def _raise(self, events: list[Event], p: int, amount: int) -> None:
         previous = self.current_bet
@@ -542,13 +550,15 @@ class Hand:
             raise IllegalActionError(f"seat {seat} must draw (or stand pat) first")
         hole = list(self.holes[p])
         discard = action.discard
+        if not self.game.deck.dice and len(set(discard)) != len(discard):
+            raise IllegalActionError(f"seat {seat} discards a card twice")
         remaining = list(hole)
         for card in discard:
             if card not in remaining:
-                raise IllegalActionError(f"seat {seat} cannot discard {str(card)!r}: not in the hand")
+                raise IllegalActionError(
+                    f"seat {seat} cannot discard {str(card)!r}: not in the hand"
+                )
             remaining.remove(card)
-        if not self.game.deck.dice and len(set(discard)) != len(discard):
-            raise IllegalActionError(f"seat {seat} discards a card twice")
         if self._keeps_discards:
             self.dealer.throw_away(discard)
         new = self.dealer.take(len(discard), keep_out=discard)
@@ -673,7 +683,9 @@ class Hand:
         if spec.board:
             self._deal_board(events, spec.board)
 
-    def _deal_holes(self, events: list[Event], receivers: list[int], faces: tuple[bool, ...]) -> None:
+    def _deal_holes(
+        self, events: list[Event], receivers: list[int], faces: tuple[bool, ...]
+    ) -> None:
         m, count = len(receivers), len(faces)
         dealt = self.dealer.take(m * count)
         street = self.street

@@ -220,7 +220,9 @@ class _Dealing:
                 self.order += block.holes.pop(player, [])
         rounds = max((len(s) for s in block.holes.values()), default=0)
         for k in range(rounds):
-            self.order += [block.holes[p][k] for p in sorted(block.holes) if k < len(block.holes[p])]
+            self.order += [
+                block.holes[p][k] for p in sorted(block.holes) if k < len(block.holes[p])
+            ]
         self.order += block.board
 
     def _slot(self, card: Card | None) -> int:
@@ -298,7 +300,9 @@ def _to_action(actor: str, rest: str, line: int, hand: Hand, scale: int) -> Acti
         case ["sm", *_]:
             return None
         case _:
-            raise UnsupportedHistoryError(f"action {line}: {actor} {rest!r} is not an action we know")
+            raise UnsupportedHistoryError(
+                f"action {line}: {actor} {rest!r} is not an action we know"
+            )
 
 
 def _discards(hand: Hand, p: int, text: str, line: int) -> tuple[Card, ...]:
@@ -427,6 +431,8 @@ def replay(
             continue
         if hand.is_over:
             raise HistoryError(f"action {line}: {actor} {rest!r} comes after the hand ended")
+        if isinstance(action, Draw):
+            hand.dealer.later = _thrown_later(game.actions, line, hand)
         try:
             events += _repair(hand, action.seat, repairs)
             events += hand.apply(action)
@@ -438,16 +444,32 @@ def replay(
     return Replay(hand, events, game.scale, repairs, game.face_up, game.known, notes)
 
 
+def _thrown_later(actions: list[tuple[int, str, str]], line: int, hand: Hand) -> set[Card]:
+    """The cards the rest of this draw round throws away (the discards after ``line``
+    before the next player action that is not a draw)."""
+    later: set[Card] = set()
+    for other, actor, rest in actions:
+        if other <= line or actor == "d":
+            continue
+        words = rest.split()
+        if words[:1] != ["sd"]:
+            break
+        if len(words) > 1:
+            later.update(c for c in _parse_dealt(words[1], other) if c is not None)
+    return later
+
+
 def _nobody_to_bet_against(hand: Hand, seat: int) -> bool:
     """Whether ``seat`` is being asked to check though everyone else in the hand is all
     in or gone, a turn our engine skips (pokerkit asks it)."""
-    if seat not in hand.position or (not hand.is_over and hand.seat_to_act == seat):
+    if seat not in hand.position:
         return False
     p = hand.position[seat]
-    if hand.folded[p] or hand.drawing:
-        return False
+    if hand.folded[p] or (not hand.is_over and not hand.drawing and hand.seat_to_act == seat):
+        return False  # a turn of its own: the check is real
     others = [q for q in range(hand.n) if q != p and not hand.folded[q]]
-    return bool(others) and all(hand.all_in[q] for q in others) and hand.bets[p] >= hand.current_bet
+    owes = not hand.drawing and hand.bets[p] < hand.current_bet
+    return bool(others) and all(hand.all_in[q] for q in others) and not owes
 
 
 def _unknown_at_showdown(hand: Hand, events: Sequence[Event]) -> list[str]:

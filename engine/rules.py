@@ -88,7 +88,9 @@ class TableConfig:
                     f"got {self.small_blind!r}/{self.big_blind!r}"
                 )
         elif self.small_blind or self.big_blind:
-            raise InvalidConfigError(f"{g.name} has no blinds; got {self.small_blind!r}/{self.big_blind!r}")
+            raise InvalidConfigError(
+                f"{g.name} has no blinds; got {self.small_blind!r}/{self.big_blind!r}"
+            )
         if self.ante_kind is AnteKind.BIG_BLIND and not g.blinds:
             raise InvalidConfigError(f"{g.name} has no big blind to pay a big-blind ante")
         if (self.ante > 0) != (self.ante_kind is not AnteKind.NONE):

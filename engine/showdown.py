@@ -69,41 +69,60 @@ def settle(hand: Hand, events: list[Event], live: Sequence[int]) -> None:
     hand.end(events)
 
 
-def _award(hand: Hand, events: list[Event], index: int, pot: Pot, ranked: dict[int, tuple[int, ...]]) -> None:
+def _award(hand: Hand, events: list[Event], index: int, pot: Pot, ranked: Ranked) -> None:
     # pot.eligible runs from the first seat left of the button, as odd chips do.
+    award = _Award(hand, events, index, pot)
     contenders = [p for p in pot.eligible if p in ranked]
     if not contenders:  # only hands whose cards are unknown contest it: a tie
-        _pay(hand, events, index, pot, list(pot.eligible), pot.amount, 0, None)
+        award.pay(list(pot.eligible), pot.amount, 0, None, 0)
         return
-    game = hand.game
-    if not game.split:
-        _best(hand, events, index, pot, contenders, ranked, 0, pot.amount, None)
+    if not hand.game.split:
+        award.best(contenders, ranked, 0, pot.amount, None)
         return
     lows = [p for p in contenders if ranked[p][1] > 0]
-    if not lows:
-        _best(hand, events, index, pot, contenders, ranked, 0, pot.amount, "high")
-        return
-    low_half = pot.amount // 2  # the odd chip goes to the high half (TDA Rule 20-C)
-    _best(hand, events, index, pot, contenders, ranked, 0, pot.amount - low_half, "high")
-    _best(hand, events, index, pot, lows, ranked, 1, low_half, "low")
+    low_half = pot.amount // 2 if lows else 0  # the odd chip goes high (TDA Rule 20-C)
+    award.best(contenders, ranked, 0, pot.amount - low_half, "high")
+    if low_half:  # no qualifying low (or a pot of one chip): the high hand takes it all
+        award.best(lows, ranked, 1, low_half, "low")
 
 
-def _best(
-    hand: Hand,
-    events: list[Event],
-    index: int,
-    pot: Pot,
-    contenders: list[int],
-    ranked: dict[int, tuple[int, ...]],
-    which: int,
-    amount: int,
-    half: str | None,
-) -> None:
-    top = max(ranked[p][which] for p in contenders)
-    winners = [p for p in contenders if ranked[p][which] == top]
-    if len(winners) > 1 and hand.game.up_cards and not hand.game.deck.dice:
-        winners.sort(key=lambda p: _high_card(hand, p, which), reverse=True)
-    _pay(hand, events, index, pot, winners, amount, top, half, which)
+Ranked = dict[int, tuple[int, ...]]
+
+
+class _Award:
+    """One pot's awards: its events and its winners' stacks."""
+
+    def __init__(self, hand: Hand, events: list[Event], index: int, pot: Pot) -> None:
+        self.hand, self.events, self.index, self.pot = hand, events, index, pot
+
+    def best(
+        self, contenders: list[int], ranked: Ranked, which: int, amount: int, half: str | None
+    ) -> None:
+        """Pay ``amount`` to the best of ``contenders`` under the game's ranking ``which``."""
+        top = max(ranked[p][which] for p in contenders)
+        winners = [p for p in contenders if ranked[p][which] == top]
+        game = self.hand.game
+        if len(winners) > 1 and game.up_cards and not game.deck.dice:
+            winners.sort(key=lambda p: _high_card(self.hand, p, which), reverse=True)
+        self.pay(winners, amount, top, half, which)
+
+    def pay(self, winners: list[int], amount: int, top: int, half: str | None, which: int) -> None:
+        hand = self.hand
+        shares = split(amount, winners)
+        for p, share in shares:
+            hand.stacks[p] += share
+        description = hand.game.hands[which].describe(top) if top else ""
+        self.events.append(
+            PotAwarded(
+                pot=self.index,
+                amount=amount,
+                eligible=tuple(hand.seats[p] for p in self.pot.eligible),
+                shares=tuple((hand.seats[p], share) for p, share in shares),
+                rank=top,
+                description=description,
+                half=half,
+            )
+        )
 
 
 def _high_card(hand: Hand, p: int, which: int) -> tuple[int, int]:
@@ -116,31 +135,3 @@ def _high_card(hand: Hand, p: int, which: int) -> tuple[int, int]:
     if ranking.low:
         return max((((c >> 2) + 1) % 13, c & 3) for c in five)
     return max((c >> 2, c & 3) for c in five)
-
-
-def _pay(
-    hand: Hand,
-    events: list[Event],
-    index: int,
-    pot: Pot,
-    winners: list[int],
-    amount: int,
-    top: int,
-    half: str | None,
-    which: int = 0,
-) -> None:
-    shares = split(amount, winners)
-    for p, share in shares:
-        hand.stacks[p] += share
-    description = hand.game.hands[which].describe(top) if top else ""
-    events.append(
-        PotAwarded(
-            pot=index,
-            amount=amount,
-            eligible=tuple(hand.seats[p] for p in pot.eligible),
-            shares=tuple((hand.seats[p], share) for p, share in shares),
-            rank=top,
-            description=description,
-            half=half,
-        )
-    )

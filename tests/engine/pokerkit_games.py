@@ -121,7 +121,15 @@ def new_hand(spec: Spec, rng: random.Random) -> Dealt:
     else:
         antes = rng.choice((0, 0, u))
         game = spec.kind(AUTOMATIONS, True, antes, (u, 2 * u), 2 * u)
-        stacks = [rng.randint(4, 120) * u for _ in range(n)]
+        # Short stacks after the blinds: an all-in call for no more than the big blind
+        # leaves nobody to bet against (docs/rules.md W7); the blinds themselves are
+        # never short (F3).
+        stacks = [
+            rng.randint(1, 3) * u + antes
+            if p >= 2 and rng.random() < 0.15
+            else rng.randint(4, 120) * u
+            for p in range(n)
+        ]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pokerkit warns when it reshuffles discards
         state = game(stacks, n)
@@ -177,19 +185,26 @@ def _raise_to(spec: Spec, state: Any, rng: random.Random) -> int | None:
     p = state.actor_index
     if spec.fixed:
         first_blind_street = spec.blinds and state.street_index == 0
-        if first_blind_street and state.completion_betting_or_raising_count >= 3:
-            return None  # a bet and three raises, the big blind the bet (Robert's Rules)
+        cap = 3 if first_blind_street else 4  # the big blind is the first bet (Robert's Rules)
+        if spec.key in ("kuhn", "leduc"):
+            cap = 1 if spec.key == "kuhn" else 2
+        if state.completion_betting_or_raising_count >= cap:
+            return None
         return int(low)  # the fixed size (pokerkit's "fixed-limit" O8 is pot-limit)
     # No-limit and pot-limit: full raises only, all in or not, and only when someone
     # could call more.
     current = max(state.bets)
+    full = current + max(
+        state.completion_betting_or_raising_amount,
+        state.street.min_completion_betting_or_raising_amount,
+    )
     others = [
         q for q in range(len(state.stacks)) if q != p and state.statuses[q] and state.stacks[q] > 0
     ]
     if not any(state.bets[q] + state.stacks[q] > current for q in others):
         return None
     all_in = state.bets[p] + state.stacks[p]
-    if all_in < low:
+    if all_in < full or low < full:
         return None
     top = min(high, all_in)
     steps = (top - low) // UNIT

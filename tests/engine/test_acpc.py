@@ -108,8 +108,13 @@ def play_ours(
     for seat in range(n):
         table.sit_down(seat, config.min_buy_in)  # type: ignore[attr-defined]
     holes_text, *boards = cards.split("/")
-    holes = [[gamedef.card(acpc_index(t[i : i + 2], gamedef)) for i in range(0, len(t), 2)] for t in holes_text.split("|")]
-    board = [gamedef.card(acpc_index(t[i : i + 2], gamedef)) for t in boards for i in range(0, len(t), 2)]
+    holes = [
+        [gamedef.card(acpc_index(t[i : i + 2], gamedef)) for i in range(0, len(t), 2)]
+        for t in holes_text.split("|")
+    ]
+    board = [
+        gamedef.card(acpc_index(t[i : i + 2], gamedef)) for t in boards for i in range(0, len(t), 2)
+    ]
     # Our dealing order: a round of hole cards at a time by position, then the board.
     order = [holes[p][k] for k in range(gamedef.num_hole_cards) for p in range(n)] + board
     table.start_hand(Deck.from_cards(order, config.game.deck))  # type: ignore[attr-defined]
@@ -130,7 +135,9 @@ def play_ours(
             table.apply(CheckOrCall(seat))
         else:  # ACPC: r<N> raises to N over the whole hand; ours, to a street total
             p = hand.position[seat]
-            total = int(move[1:]) - (hand.totals[p] - hand.bets[p]) if move[1:] else menu.min_raise_to
+            total = (
+                int(move[1:]) - (hand.totals[p] - hand.bets[p]) if move[1:] else menu.min_raise_to
+            )
             table.apply(BetOrRaiseTo(seat, total))
     assert hand.is_over
     return [hand.stacks[p] - start[p] for p in range(n)]
@@ -157,6 +164,8 @@ def test_bad_gamedefs_say_what_is_wrong(text: str, message: str) -> None:
 
 
 def test_a_round_opening_where_ours_would_not_is_refused() -> None:
-    text = (DATA / "leduc.limit.2p.game").read_text().replace("firstPlayer = 1 1", "firstPlayer = 2 1")
+    text = (
+        (DATA / "leduc.limit.2p.game").read_text().replace("firstPlayer = 1 1", "firstPlayer = 2 1")
+    )
     with pytest.raises(InvalidConfigError, match="round 1 opens with position 2"):
         acpc.parse(text).table_config()
