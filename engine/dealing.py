@@ -39,6 +39,7 @@ class Dealer:
         "cards",
         "first_pass",
         "later",
+        "lenient",
         "next",
         "reserve",
         "reshuffles",
@@ -58,6 +59,8 @@ class Dealer:
         self.later: set[Card] = set()
         """Replays only: cards the history throws away later in this draw round."""
         self.borrowed: set[Card] = set()  # dealt from ``later`` before being thrown away
+        self.lenient = False
+        """Replays only: the deck holds stand-ins for unknown cards, which may repeat."""
 
     @property
     def left(self) -> int:
@@ -84,7 +87,7 @@ class Dealer:
                 elif card in self.later:
                     self.later.discard(card)
                     self.borrowed.add(card)
-                else:
+                elif not self.lenient:
                     raise InvalidCardError(
                         f"card {str(card)!r} is dealt after the reshuffle but was not thrown away"
                     )

@@ -270,7 +270,6 @@ def redact(event: Event, viewer: int | None) -> Event:
     """
     if isinstance(event, HoleCardsDealt) and event.seat != viewer and event.cards is not None:
         return replace(event, cards=None)
-    private = isinstance(event, CardsDrawn) and event.drawn is not None and not event.face_up
-    if private and event.seat != viewer:  # type: ignore[union-attr]
-        return replace(event, discarded=None, drawn=None)  # type: ignore[type-var]
+    if isinstance(event, CardsDrawn) and event.seat != viewer and not event.face_up:
+        return replace(event, discarded=None, drawn=None) if event.drawn is not None else event
     return event

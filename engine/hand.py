@@ -695,6 +695,8 @@ class Hand:
             if self.up is None:
                 events.append(HoleCardsDealt(self.seats[p], cards))
                 continue
+            if p in self.shown:  # a tabled hand (all in): what it is dealt lies face up
+                faces = (True,) * count
             self.up[p] += faces
             down = tuple(c for c, up in zip(cards, faces, strict=True) if not up)
             up_cards = tuple(c for c, up in zip(cards, faces, strict=True) if up)

@@ -300,6 +300,7 @@ def _actions(log: Sequence[Event], player: dict[int, str]) -> list[str]:
         actions.extend(drawn)
         drawn.clear()
 
+    street = None  # the draw round whose new cards are waiting
     for event in log:
         if isinstance(event, HoleCardsDealt | UpCardsDealt):
             assert event.cards is not None
@@ -307,6 +308,9 @@ def _actions(log: Sequence[Event], player: dict[int, str]) -> list[str]:
             continue
         if isinstance(event, CardsDrawn):
             assert event.discarded is not None and event.drawn is not None
+            if event.street != street:  # a new round: the last one's deals come first
+                flush()
+                street = event.street
             actions.append(f"{player[event.seat]} sd {_cards(event.discarded)}".rstrip())
             if event.drawn:
                 drawn.append(f"d dh {player[event.seat]} {_cards(event.drawn)}")
@@ -359,35 +363,39 @@ def redact(history: HandHistory, position: int | None) -> HandHistory:
     """
     own = None if position is None else f"p{position + 1}"
     try:
-        streets = [s.hole for s in history.game.streets if s.hole]
+        faces = [up for s in history.game.streets for up in s.hole]
+        dice = history.game.deck.dice
     except UnsupportedHistoryError:
-        streets = []
-    lines: dict[str, int] = {}  # dh lines seen per player: which street's faces apply
+        faces, dice = [], False
+    dealt: dict[str, int] = {}  # cards dealt to each player so far, draws aside
     drawing: set[str] = set()  # players whose next dh line is a draw's new cards
+    tabled: set[str] = set()  # players who showed: what they are dealt next lies face up
     actions = []
-    for action in split_lines(history.actions):
-        words = action
+    for said in split_lines(history.actions):
+        words = said
         if words[:2] == ["d", "dh"] and len(words) > 3:
-            who = words[2]
-            k = lines.get(who, 0)
-            faces = () if who in drawing else streets[k] if k < len(streets) else ()
+            who, text = words[2], words[3]
+            size = 1 if dice else 2
+            tokens = [text[i : i + size] for i in range(0, len(text), size)]
             if who in drawing:
                 drawing.discard(who)
+                up = [False] * len(tokens)
+            elif dice:
+                up = [True] * len(tokens)
             else:
-                lines[who] = k + 1
-            if who != own:
+                first = dealt.get(who, 0)
+                dealt[who] = first + len(tokens)
+                up = [first + i < len(faces) and faces[first + i] for i in range(len(tokens))]
+            if who != own and who not in tabled:
                 # Words after the cards mean nothing to a replay, but they may name cards too.
-                text = words[3]
-                size = 1 if history.variant == "DICE" or text[:1].isdigit() else 2
-                tokens = [text[i : i + size] for i in range(0, len(text), size)]
-                hidden = "".join(
-                    t if i < len(faces) and faces[i] else "?" * size for i, t in enumerate(tokens)
-                )
+                hidden = "".join(t if u else "?" * size for t, u in zip(tokens, up, strict=True))
                 words = [*words[:3], hidden]
-        elif len(words) >= 2 and words[1] == "sd":
+        elif len(words) >= 2 and words[1] == "sd" and not dice:  # dice roll in the open
             drawing.add(words[0])
             if words[0] != own and len(words) > 2:
                 words = [*words[:2], "?" * len(words[2])]
+        elif len(words) > 2 and words[1] == "sm":
+            tabled.add(words[0])
         if words:
             actions.append(" ".join(words))
     return replace(history, actions=actions, fields=dict(history.fields))

@@ -19,10 +19,11 @@ and :mod:`engine.dice`; this module only binds each to the hole-and-board shape.
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Final
+from typing import Any, Final
 
 from engine.cards import Rank
 from engine.evaluator import describe_rank, rank7
@@ -85,7 +86,8 @@ def _small_high(codes: Codes) -> int:
     value = category
     for _, r in groups:
         value = value * 13 + r
-    value *= 13 ** (4 - len(groups))
+    for _ in range(4 - len(groups)):
+        value *= 13
     return _SMALL + value
 
 
@@ -175,98 +177,67 @@ def showing_low(codes: Codes) -> int:
     value = 0
     for n, r in groups:
         value = value * 64 + n * 13 + r
-    value *= 64 ** (4 - len(groups))
+    for _ in range(4 - len(groups)):
+        value *= 64
     return -value
 
 
-# -- the other evaluators, bound lazily (each loads its module on first use) ---------------
+# -- the other evaluators, each loaded on first use ---------------------------------------
 
 
 @functools.cache
-def _module(name: str) -> object:
-    import importlib  # noqa: PLC0415
-
-    return importlib.import_module(f"engine.{name}")
-
-
-def _bound(module: str, function: str) -> Callable[..., object]:
-    def call(*args: object) -> object:
-        return getattr(_module(module), function)(*args)
-
-    return call
+def _function(module: str, name: str) -> Callable[..., Any]:
+    # On first use: naming a hand (pokerroom eval) loads no evaluator it does not need.
+    function: Callable[..., Any] = getattr(importlib.import_module(f"engine.{module}"), name)
+    return function
 
 
-def _cards(module: str, rank: str, describe: str, best: str) -> tuple[
+def _lazy(
+    module: str, suffix: str, *, split: bool = False, dice: bool = False
+) -> tuple[
     Callable[[Codes, Codes], int], Callable[[int], str], Callable[[Codes, Codes], tuple[int, ...]]
 ]:
-    """A ranking of all the cards together (hole and board)."""
-    r, d, b = _bound(module, rank), _bound(module, describe), _bound(module, best)
-    return (
-        lambda hole, board: r([*hole, *board]),  # type: ignore[return-value]
-        lambda value: d(value),  # type: ignore[return-value]
-        lambda hole, board: b([*hole, *board]),  # type: ignore[return-value]
-    )
+    """The rank, describe and best functions ``rank_<suffix>`` ... of ``engine.<module>``:
+    of the hole cards and board apart (Omaha), or of all the cards together; dice as faces."""
+
+    def cards(hole: Codes, board: Codes) -> tuple[Any, ...]:
+        if split:
+            return (hole, board)
+        codes = [*hole, *board]
+        return ([c - 53 for c in codes],) if dice else (codes,)
+
+    def rank(hole: Codes, board: Codes) -> int:
+        return int(_function(module, f"rank_{suffix}")(*cards(hole, board)))
+
+    def describe(value: int) -> str:
+        return str(_function(module, f"describe_{suffix}")(value))
+
+    def best(hole: Codes, board: Codes) -> tuple[int, ...]:
+        chosen = _function(module, f"best_{suffix}")(*cards(hole, board))
+        return tuple(53 + f for f in chosen) if dice else tuple(chosen)
+
+    return rank, describe, best
 
 
-def _split(module: str, rank: str, describe: str, best: str) -> tuple[
-    Callable[[Codes, Codes], int], Callable[[int], str], Callable[[Codes, Codes], tuple[int, ...]]
-]:
-    """A ranking of the hole cards and board apart (Omaha)."""
-    r, d, b = _bound(module, rank), _bound(module, describe), _bound(module, best)
-    return (
-        lambda hole, board: r(hole, board),  # type: ignore[return-value]
-        lambda value: d(value),  # type: ignore[return-value]
-        lambda hole, board: b(hole, board),  # type: ignore[return-value]
-    )
-
-
-SHORT_DECK: Final = Ranking(
-    "short-deck high", False, *_cards("shortdeck", "rank_short_deck", "describe_short_deck", "best_short_deck")
-)
+SHORT_DECK: Final = Ranking("short-deck high", False, *_lazy("shortdeck", "short_deck"))
 """Short-deck (6+): a flush beats a full house; A-6-7-8-9 is the lowest straight."""
-OMAHA_HIGH: Final = Ranking(
-    "Omaha high", False, *_split("omaha", "rank_omaha_high", "describe_omaha_high", "best_omaha_high")
-)
+OMAHA_HIGH: Final = Ranking("Omaha high", False, *_lazy("omaha", "omaha_high", split=True))
 """Exactly two hole cards and three board cards, high."""
 OMAHA_LOW8: Final = Ranking(
-    "Omaha 8-or-better low", True, *_split("omaha", "rank_omaha_low8", "describe_omaha_low8", "best_omaha_low8")
+    "Omaha 8-or-better low", True, *_lazy("omaha", "omaha_low8", split=True)
 )
 """Exactly two hole cards and three board cards, ace-to-five low, 8 or better."""
-A5_LOW: Final = Ranking("ace-to-five low", True, *_cards("lowball", "rank_a5_low", "describe_a5_low", "best_a5_low"))
+A5_LOW: Final = Ranking("ace-to-five low", True, *_lazy("lowball", "a5_low"))
 """Razz: aces low, straights and flushes do not count."""
-EIGHT_LOW: Final = Ranking(
-    "8-or-better low", True, *_cards("lowball", "rank_eight_low", "describe_eight_low", "best_eight_low")
-)
+EIGHT_LOW: Final = Ranking("8-or-better low", True, *_lazy("lowball", "eight_low"))
 """Stud hi-lo's low half: five distinct ranks, eight or lower."""
-DEUCE_SEVEN: Final = Ranking(
-    "deuce-to-seven low", True, *_cards("lowball", "rank_27_low", "describe_27_low", "best_27_low")
-)
+DEUCE_SEVEN: Final = Ranking("deuce-to-seven low", True, *_lazy("lowball", "27_low"))
 """Kansas City lowball: aces high, straights and flushes count against."""
-BADUGI: Final = Ranking("badugi", True, *_cards("lowball", "rank_badugi", "describe_badugi", "best_badugi"))
+BADUGI: Final = Ranking("badugi", True, *_lazy("lowball", "badugi"))
 """Badugi: the most cards of different ranks and suits, then the lowest."""
-JOKER_WILD: Final = Ranking(
-    "high, joker wild", False, *_cards("wild", "rank_joker_wild", "describe_joker_wild", "best_joker_wild")
-)
+JOKER_WILD: Final = Ranking("high, joker wild", False, *_lazy("wild", "joker_wild"))
 """High with the joker fully wild: five of a kind is the top hand."""
-JOKER_BUG: Final = Ranking(
-    "high, joker the bug", False, *_cards("wild", "rank_joker_bug", "describe_joker_bug", "best_joker_bug")
-)
+JOKER_BUG: Final = Ranking("high, joker the bug", False, *_lazy("wild", "joker_bug"))
 """High with the joker as the bug: an ace, or a card that completes a straight or flush."""
-
-
-def _dice_faces(codes: Codes) -> list[int]:
-    return [c - 53 for c in codes]
-
-
-DICE: Final = Ranking(
-    "poker dice",
-    False,
-    lambda hole, board: _bound("dice", "rank_dice")(_dice_faces([*hole, *board])),  # type: ignore[arg-type,return-value]
-    lambda value: _bound("dice", "describe_dice")(value),  # type: ignore[return-value]
-    lambda hole, board: tuple(
-        53 + f
-        for f in _bound("dice", "best_dice")(_dice_faces([*hole, *board]))  # type: ignore[attr-defined]
-    ),
-    dice=True,
-)
+DICE: Final = Ranking("poker dice", False, *_lazy("dice", "dice", dice=True), dice=True)
 """Five dice: five of a kind down to nothing; no suits."""

@@ -9,7 +9,8 @@ recorded ``finishing_stacks``. :mod:`engine.history` is the public face of both.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
@@ -18,7 +19,7 @@ from engine.cards import Card, parse_cards, parse_dice
 from engine.deck import Deck
 from engine.errors import EngineError, HistoryError, UnsupportedHistoryError
 from engine.events import CardsMucked, CardsShown, Event, PotAwarded
-from engine.games import Game
+from engine.games import Game, Opener
 from engine.hand import Hand, HandSetup
 from engine.phh import HandHistory, Number, Status, split_action
 
@@ -35,6 +36,7 @@ class _Game:
     actions: list[tuple[int, str, str]]  # (line number, actor, rest), dealing kept
     face_up: tuple[bool, ...]
     known: tuple[bool, ...]
+    stand_ins: bool  # some cards are unknown: unused cards stand in for them
 
 
 def _scale_of(values: Iterable[Number]) -> int:
@@ -89,6 +91,7 @@ def _prepare(history: HandHistory) -> _Game:
     deal = _Dealing(game, n)
     actions = deal.read(parsed)
     order, known, face_up = deal.finish()
+    stand_ins = bool(deal.stand_in)
     setup = HandSetup(
         hand_number=int(history.fields.get("hand", 1) or 1),
         seats=tuple(range(n)),
@@ -110,7 +113,7 @@ def _prepare(history: HandHistory) -> _Game:
         small_bet=small_bet,
         big_bet=_to_chips(history.big_bet, scale),
     )
-    return _Game(scale, setup, Deck(tuple(order)), actions, face_up, known)
+    return _Game(scale, setup, Deck(tuple(order)), actions, face_up, known, stand_ins)
 
 
 @dataclass
@@ -120,7 +123,7 @@ class _Block:
 
     holes: dict[int, list[int]] = field(default_factory=dict)  # player -> slots in order
     board: list[int] = field(default_factory=list)
-    draws: list[int] = field(default_factory=list)
+    draws: list[tuple[int, list[Card | None]]] = field(default_factory=list)
 
 
 class _Dealing:
@@ -134,9 +137,12 @@ class _Dealing:
         self.dealt: list[Card | None] = []  # by slot, in the history's order
         self.order: list[int] = []  # slots in our dealing order
         self.player_slots: list[list[int]] = [[] for _ in range(n)]
+        # Each player's cards now, as slots in hand order: a draw replaces some in place.
+        self.current: list[list[int]] = [[] for _ in range(n)]
         self.block: _Block | None = None
         self.drew = False
         self.revealed: set[int] = set()  # slots dealt unknown, then shown
+        self.stand_in: dict[int, Card] = {}  # slots never known: unused cards in their place
 
     def read(self, parsed: list[tuple[int, list[str]]]) -> list[tuple[int, str, str]]:
         actions: list[tuple[int, str, str]] = []
@@ -150,6 +156,8 @@ class _Dealing:
                 for card in cards:
                     slots.append(self._slot(card))
                     self.player_slots[player].append(slots[-1])
+                if player not in (d for d, _ in block.draws):
+                    self.current[player] += slots[-len(cards) :] if cards else []
             elif words[0] == "d" and len(words) == 3 and words[1] == "db":
                 cards = self._cards(words[2], line)
                 if any(c is None for c in cards):
@@ -159,10 +167,10 @@ class _Dealing:
             elif len(words) >= 2 and words[1] == "sd" and words[0].startswith("p"):
                 player = _player_index(words[0], self.n, line)
                 block = self._open()
-                if player in block.draws or block.holes:  # a second draw: a new street
+                if player in (d for d, _ in block.draws) or block.holes:  # a new draw round
                     self._close()
                     block = self._open()
-                block.draws.append(player)
+                block.draws.append((player, self._cards(words[2], line) if len(words) > 2 else []))
                 self.drew = True
             elif len(words) == 3 and words[1] == "sm" and words[0].startswith("p"):
                 self._close()
@@ -185,21 +193,45 @@ class _Dealing:
             if card not in self.game.deck:
                 raise HistoryError(f"card {str(card)!r} is not in the {self.game.deck.name} deck")
         if self.game.deck.dice:
-            spare: Iterable[Card] = iter(Card.die(1 + i % 6) for i in range(len(cards)))
+            spare: Iterator[Card] = iter(Card.die(1 + i % 6) for i in range(len(cards)))
         else:
             used = set(known_cards)
-            spare = iter([c for c in self.game.deck.cards if c not in used])
+            # In a draw game a player's view may hold more unknown cards than the deck has
+            # unused: stand-ins then repeat (the dealer is told: Dealer.lenient).
+            spare = itertools.cycle(
+                self._stand_ins([c for c in self.game.deck.cards if c not in used])
+            )
         # Cards never known ("????", never shown) get unused stand-ins; the hand is told
         # which (Hand's unknown), so they never show or win, and Replay.known says which.
-        filled = [c if c is not None else next(spare) for c in cards]
+        # Player by player, each player's unknown cards in the order dealt.
+        for slots in self.player_slots:
+            for slot in slots:
+                if self.dealt[slot] is None:
+                    self.stand_in[slot] = next(spare)
+        filled = [
+            c if c is not None else self.stand_in[s] for s, c in zip(self.order, cards, strict=True)
+        ]
         if not self.game.deck.dice and len(set(filled)) == len(filled):
             filled += [c for c in self.game.deck.cards if c not in set(filled)]
-        known = tuple(all(self.dealt[s] is not None for s in slots) for slots in self.player_slots)
+        # Known: the cards a player ends with (in a draw game, not those thrown away).
+        ends = self.current if self.drew else self.player_slots
+        known = tuple(all(self.dealt[s] is not None for s in slots) for slots in ends)
         face_up = tuple(
             all(self.dealt[s] is not None and s not in self.revealed for s in slots)
             for slots in self.player_slots
         )
         return filled, known, face_up
+
+    def _stand_ins(self, unused: list[Card]) -> list[Card]:
+        """Unused cards in the order stand-ins take them. In stud an unknown up card must
+        not bring in, so stand-ins come from the other end of the deck from the bring-in:
+        aces first, or in razz (where the highest card brings in) the lowest cards."""
+        opener = self.game.streets[0].opener
+        if opener is Opener.LOW_CARD:
+            return sorted(unused, reverse=True)
+        if opener is Opener.HIGH_CARD:
+            return sorted(unused, key=lambda c: (((c.code >> 2) + 1) % 13, c.code & 3))
+        return unused
 
     # -- gathering ---------------------------------------------------------------------
 
@@ -215,15 +247,30 @@ class _Dealing:
         if block is None:
             return
         self.block = None
-        if block.draws:
-            for player in block.draws:
-                self.order += block.holes.pop(player, [])
+        for player, discards in block.draws:
+            new = block.holes.pop(player, [])
+            self.order += new
+            self._replace(player, discards, new)
         rounds = max((len(s) for s in block.holes.values()), default=0)
         for k in range(rounds):
             self.order += [
                 block.holes[p][k] for p in sorted(block.holes) if k < len(block.holes[p])
             ]
         self.order += block.board
+
+    def _replace(self, player: int, discards: list[Card | None], new: list[int]) -> None:
+        """A draw: the discarded cards' slots give way, in place, to the new ones. Unknown
+        discards are the first cards of the hand that are not the known ones, as the
+        replay throws them away (``_discards``)."""
+        hand = self.current[player]
+        gone: list[int] = []
+        for card in discards:  # one slot for each card named (dice repeat)
+            if card is not None:
+                gone += [next((s for s in hand if self.dealt[s] == card and s not in gone), -1)]
+        others = iter(s for s in hand if s not in gone)
+        gone += [next(others, -1) for c in discards if c is None]
+        fresh = iter(new)
+        self.current[player] = [next(fresh, s) if s in gone else s for s in hand]
 
     def _slot(self, card: Card | None) -> int:
         self.dealt.append(card)
@@ -242,11 +289,11 @@ class _Dealing:
 
     def _shown(self, player: int, text: str, line: int, who: str) -> None:
         """Cards dealt unknown ("????") may be shown at the end: fill them in. In a draw
-        game the cards shown are the last hand, not what was dealt, so they fill nothing."""
+        game the cards shown are the hand held at the end, after the draws."""
         shown = self._cards(text, line)
-        if None in shown or self.drew:
+        if None in shown:
             return
-        slots = self.player_slots[player]
+        slots = self.current[player] if self.drew else self.player_slots[player]
         dealt = [self.dealt[s] for s in slots]
         if any(c is not None and c not in shown for c in dealt) or len(shown) != len(dealt):
             raise HistoryError(f"action {line}: {who} shows cards not dealt to them")
@@ -398,6 +445,7 @@ def replay(
             small_blind=setup.small_blind if small_blind is None else small_blind,
         )
         hand = Hand(game.setup, game.deck, unknown=[p for p, k in enumerate(game.known) if not k])
+        hand.dealer.lenient = game.setup.game.draws and game.stand_ins
     except HistoryError:
         raise
     except EngineError as exc:  # e.g. a negative stack: the hand cannot be set up
@@ -435,6 +483,7 @@ def replay(
             hand.dealer.later = _thrown_later(game.actions, line, hand)
         try:
             events += _repair(hand, action.seat, repairs)
+            action = _short_of_the_limit(hand, action, notes, f"{actor} {rest}")
             events += hand.apply(action)
         except EngineError as exc:
             raise HistoryError(f"action {line}: {actor} {rest!r}: {exc}") from None
@@ -442,6 +491,25 @@ def replay(
         raise HistoryError("the actions end before the hand does")
     notes = _unknown_at_showdown(hand, events) + notes
     return Replay(hand, events, game.scale, repairs, game.face_up, game.known, notes)
+
+
+def _short_of_the_limit(hand: Hand, action: Action, notes: list[str], text: str) -> Action:
+    """A fixed-limit raise recorded as what the others could call: a history annotated by
+    hand may write a raise against a player all in for less as the amount that player put
+    in. The raise is the full size, the rest comes back uncalled; the note says so."""
+    if not (isinstance(action, BetOrRaiseTo) and hand.game.fixed_limit):
+        return action
+    p = hand.position.get(action.seat, -1)
+    menu = hand.legal_actions(p) if p >= 0 else None
+    if menu is None or not menu.can_raise or action.amount >= menu.min_raise_to:
+        return action
+    most = max(
+        hand.bets[q] + hand.stacks[q] for q in range(hand.n) if q != p and not hand.folded[q]
+    )
+    if action.amount != most or action.amount <= hand.current_bet:
+        return action
+    notes.append(f"{text}: a raise to {menu.min_raise_to}, called only to {most}")
+    return BetOrRaiseTo(action.seat, menu.min_raise_to)
 
 
 def _thrown_later(actions: list[tuple[int, str, str]], line: int, hand: Hand) -> set[Card]:
@@ -454,7 +522,7 @@ def _thrown_later(actions: list[tuple[int, str, str]], line: int, hand: Hand) ->
         words = rest.split()
         if words[:1] != ["sd"]:
             break
-        if len(words) > 1:
+        if len(words) > 1 and not hand.game.deck.dice:
             later.update(c for c in _parse_dealt(words[1], other) if c is not None)
     return later
 
