@@ -98,10 +98,10 @@ class ActionMenu:
     all-in, ``min_raise_to == max_raise_to``. In fixed limit the two are equal: the one
     size the street allows.
 
-    Stud's first betting round opens with a forced wager: ``can_bring_in`` offers a
-    :class:`BringIn` of ``bring_in`` chips, beside completing to a full bet (the raise).
-    In a draw, ``can_draw`` is the only choice: a :class:`Draw` of up to ``max_discard``
-    cards.
+    Stud's first betting round opens with a forced wager: a ``bring_in`` above 0 offers a
+    :class:`BringIn` of that many chips, beside completing to a full bet (the raise), and
+    no check or call. In a draw (``max_discard`` 0 or more) the only choice is a
+    :class:`Draw` of up to ``max_discard`` cards.
     """
 
     seat: int
@@ -115,13 +115,23 @@ class ActionMenu:
     raise_is_all_in_only: bool
     is_bet: bool
     """Whether a raise here is the street's first bet (``bet``) or a ``raise``."""
-    can_bring_in: bool = False
     bring_in: int = 0
-    """The chips a :class:`BringIn` puts in (the increment)."""
-    can_draw: bool = False
-    max_discard: int = 0
-    can_call: bool = True
-    """Whether :class:`CheckOrCall` is allowed: not while a draw or a bring-in is due."""
+    """The chips a :class:`BringIn` puts in (the increment); 0: no bring-in is due."""
+    max_discard: int = -1
+    """In a draw, the most cards a :class:`Draw` may throw away; -1: no draw now."""
+
+    @property
+    def can_bring_in(self) -> bool:
+        return self.bring_in > 0
+
+    @property
+    def can_draw(self) -> bool:
+        return self.max_discard >= 0
+
+    @property
+    def can_call(self) -> bool:
+        """Whether :class:`CheckOrCall` is allowed: not while a draw or a bring-in is due."""
+        return self.bring_in == 0 and self.max_discard < 0
 
     def allows(self, action: Action) -> bool:
         """Whether ``action`` is on this menu (a draw's cards are checked by the hand)."""

@@ -11,8 +11,8 @@ must then be one of the cards thrown away (or, replaying a history written by a 
 deals a draw's cards only after everyone has discarded, as pokerkit does, one thrown away
 later in the same draw: :attr:`Dealer.later`).
 
->>> from engine.deck import Deck, DeckSpec
->>> dealer = Dealer(Deck.from_cards("As Kd Qh"), 52)
+>>> from engine.deck import STANDARD, Deck
+>>> dealer = Dealer(Deck.from_cards("As Kd Qh"), 52, STANDARD)
 >>> [str(c) for c in dealer.take(2)], dealer.left
 (['As', 'Kd'], 50)
 """
@@ -70,6 +70,10 @@ class Dealer:
     def take(self, count: int, keep_out: Collection[Card] = ()) -> list[Card]:
         """The next ``count`` cards, reshuffling the reserve (without ``keep_out``, the
         cards the player being served just threw away) when the stub runs out."""
+        start = self.next
+        if start + count < self.first_pass:  # the usual case: the top of the deck
+            self.next = start + count
+            return list(self.cards[start : start + count])
         out: list[Card] = []
         cards = self.cards
         while len(out) < count:

@@ -1,38 +1,54 @@
-"""Hold'em equity: how often each hand wins or ties over the boards still to come.
+"""Hold'em and Omaha equity: how often each hand wins or ties over the boards to come.
 
 Exact enumeration of every remaining board when asked for (``exact=True``) or when it is
 cheap; Monte Carlo over ``samples`` random boards (reproducible with ``seed``) otherwise.
+Two-card hands play hold'em; four-card hands (five and six too) play Omaha, where a hand is
+exactly two hole cards and three board cards.
 
 >>> ak, qq = equity(["AhKh", "QsQd"])
 >>> ak.wins, ak.ties, ak.boards, round(ak.equity * 100, 4)
 (787966, 6732, 1712304, 46.2145)
+>>> aces, rundown = equity(["AsAd Kh Qc", "Jh Th 9s 8s"], board="2h 7h Kd")
+>>> aces.boards, aces.wins, rundown.wins, aces.ties
+(820, 457, 363, 0)
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Literal, TypeAlias
 
 from engine.cards import Card, to_cards
 from engine.errors import InvalidHandError
-from engine.evaluator import _rank_rows
+from engine.evaluator import (
+    _OMAHA_SPLITS,
+    _Batch,
+    _batch_tables,
+    _omaha_board,
+    _omaha_rank,
+    _omaha_tables,
+    _rank_sums,
+    _sum_cards,
+)
 
 if TYPE_CHECKING:  # numpy loads when equity runs, not with the engine
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Equity", "equity"]
+__all__ = ["Equity", "Game", "equity"]
 
 CardsLike = str | Iterable[Card | str | int]
+Game = Literal["holdem", "omaha"]
 
 # Enumerate exactly by default when it takes at most this many hand evaluations
-# (heads-up preflop is 2 x 1,712,304; about a second here).
+# (heads-up preflop is 2 x 1,712,304 in hold'em, 2 x 1,086,008 in Omaha).
 EXACT_LIMIT: Final = 4_000_000
 DEFAULT_SAMPLES: Final = 200_000
-_CHUNK: Final = 1 << 19
+_CHUNK: Final = 1 << 15  # boards at a time: the per-board arrays stay in the CPU cache
+_HOLE_CARDS: Final = {"holdem": (2,), "omaha": (4, 5, 6)}
 
 
 @dataclass(frozen=True)
@@ -61,37 +77,61 @@ class Equity:
         return self.ties / self.boards
 
 
+def _game_of(holes: Sequence[tuple[Card, ...]], game: Game | None) -> Game:
+    """The game played, checking every hand's size against it."""
+    first = len(holes[0])
+    if game is None:
+        game = "omaha" if first in _HOLE_CARDS["omaha"] else "holdem"
+        if first not in _HOLE_CARDS[game]:
+            raise InvalidHandError(
+                f"hand 1 has {first} cards; a hold'em hand has 2, an omaha hand 4, 5 or 6"
+            )
+    elif game not in _HOLE_CARDS:
+        raise InvalidHandError(f"game must be 'holdem' or 'omaha', got {game!r}")
+    for i, hole in enumerate(holes, start=1):
+        if len(hole) not in _HOLE_CARDS[game]:
+            rule = "a hold'em hand has 2" if game == "holdem" else "an omaha hand has 4, 5 or 6"
+            raise InvalidHandError(f"hand {i} has {len(hole)} cards; {rule}")
+        if len(hole) != first:
+            raise InvalidHandError(
+                f"hand {i} has {len(hole)} cards but hand 1 has {first}; all need as many"
+            )
+    return game
+
+
 def equity(
     hands: Sequence[CardsLike],
     board: CardsLike = (),
     dead: CardsLike = (),
     *,
+    game: Game | None = None,
     exact: bool | None = None,
     samples: int | None = None,
     seed: int | None = None,
 ) -> tuple[Equity, ...]:
-    """Each Hold'em hand's wins, ties and equity against the others.
+    """Each hand's wins, ties and equity against the others.
 
-    ``hands`` are two-card hands (``"AhKh"`` or two cards); ``board`` holds 0 to 5 cards
-    already dealt; ``dead`` cards are out of the deck. With ``exact=None`` the boards are
-    enumerated when that costs at most :data:`EXACT_LIMIT` evaluations and no ``samples``
-    were asked for; otherwise ``samples`` (default :data:`DEFAULT_SAMPLES`) random boards
-    are dealt from a generator seeded with ``seed``.
+    ``game`` is ``"holdem"`` (two-card hands) or ``"omaha"`` (four-card hands; five- and
+    six-card Omaha too; each hand uses exactly two hole cards and three board cards); left
+    ``None``, it follows the first hand's size: two cards hold'em, four to six Omaha. All
+    hands have the same size. ``board`` holds 0 to 5 cards already dealt; ``dead`` cards
+    are out of the deck. With ``exact=None`` the boards are enumerated when that costs at
+    most :data:`EXACT_LIMIT` evaluations and no ``samples`` were asked for; otherwise
+    ``samples`` (default :data:`DEFAULT_SAMPLES`) random boards are dealt from a generator
+    seeded with ``seed``.
     """
     import numpy as np  # noqa: PLC0415  (on first use: the hand tools never need it)
 
     holes = [to_cards(h) for h in hands]
     if len(holes) < 2:
         raise InvalidHandError(f"equity needs at least 2 hands, got {len(holes)}")
-    for i, hole in enumerate(holes, start=1):
-        if len(hole) != 2:
-            raise InvalidHandError(f"hand {i} has {len(hole)} cards; a hold'em hand has 2")
+    game = _game_of(holes, game)
     board_cards = to_cards(board)
     if len(board_cards) > 5:
         raise InvalidHandError(f"a board has at most 5 cards, got {len(board_cards)}")
     # Raises DuplicateCardError naming any card used twice across hands, board and dead.
     used = to_cards([c for h in holes for c in h] + list(board_cards) + list(to_cards(dead)))
-    remaining = np.array(sorted(set(range(52)) - {c.code for c in used}), dtype=np.int64)
+    remaining = np.array(sorted(set(range(52)) - {c.code for c in used}), dtype=np.uint8)
     missing = 5 - len(board_cards)
     if len(remaining) < missing:
         raise InvalidHandError("not enough cards left in the deck to complete the board")
@@ -108,27 +148,24 @@ def equity(
         boards = samples or DEFAULT_SAMPLES
         runouts = _chunks_random(remaining, missing, boards, seed)
 
+    rank = _holdem_ranker(holes) if game == "holdem" else _omaha_ranker(holes)
     wins = np.zeros(len(holes), dtype=np.int64)
-    ties = np.zeros(len(holes), dtype=np.int64)
-    shares = np.zeros(len(holes), dtype=np.float64)
-    fixed = np.array([c.code for c in board_cards], dtype=np.int64)
+    # ties[k - 2]: boards on which each hand shares the pot k ways; counted exactly, so the
+    # result is the same however the boards are cut into chunks.
+    ties = np.zeros((len(holes) - 1, len(holes)), dtype=np.int64)
+    fixed = np.array([c.code for c in board_cards], dtype=np.uint8)
+    full_board = np.empty((_CHUNK, 5), dtype=np.uint8)
+    full_board[:, : len(fixed)] = fixed
     for runout in runouts:
-        full_board = np.hstack([np.broadcast_to(fixed, (len(runout), len(fixed))), runout])
-        ranks = np.stack(
-            [
-                _rank_rows(
-                    np.hstack(
-                        [full_board, np.broadcast_to([h[0].code, h[1].code], (len(runout), 2))]
-                    )
-                )
-                for h in holes
-            ]
-        )
+        rows = full_board[: len(runout)]
+        rows[:, len(fixed) :] = runout
+        ranks = rank(rows)
         best = ranks == ranks.max(axis=0)
         winners = best.sum(axis=0)
         wins += (best & (winners == 1)).sum(axis=1)
-        ties += (best & (winners > 1)).sum(axis=1)
-        shares += (best / winners).sum(axis=1)
+        for k in range(2, len(holes) + 1):
+            ties[k - 2] += (best & (winners == k)).sum(axis=1)
+    shares = wins + sum(ties[k - 2] / k for k in range(2, len(holes) + 1))
     return tuple(
         Equity(
             hand=hole,
@@ -138,8 +175,60 @@ def equity(
             equity=float(s) / boards,
             exact=exact,
         )
-        for hole, w, t, s in zip(holes, wins, ties, shares, strict=True)
+        for hole, w, t, s in zip(holes, wins, ties.sum(axis=0), shares, strict=True)
     )
+
+
+_Ranker: TypeAlias = "Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.uint16]]"
+
+
+def _key_and_bits(t: _Batch, codes: Iterable[int]) -> tuple[int, int]:
+    """The sum of some cards' keys and the union of their bits (see engine.evaluator)."""
+    key = bits = 0
+    for code in codes:
+        key += int(t.card_key[code])
+        bits |= int(t.card_bits[code])
+    return key, bits
+
+
+def _holdem_ranker(holes: Sequence[tuple[Card, ...]]) -> _Ranker:
+    """Ranks, one row per hand, of each hole with each board of a chunk of full boards."""
+    import numpy as np  # noqa: PLC0415  (on first use: the hand tools never need it)
+
+    t = _batch_tables()
+    parts = [_key_and_bits(t, (c.code for c in hole)) for hole in holes]
+
+    def rank(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint16]:
+        keys, bits = _sum_cards(t, boards, (0, 2), 4)  # once per board, then per hand:
+        return np.stack([_rank_sums(t, 7, keys + key, bits | np.uint64(b)) for key, b in parts])
+
+    return rank
+
+
+def _omaha_ranker(holes: Sequence[tuple[Card, ...]]) -> _Ranker:
+    """Like :func:`_holdem_ranker`, each hand its best two hole and three board cards."""
+    import numpy as np  # noqa: PLC0415  (on first use: the hand tools never need it)
+
+    t, o = _batch_tables(), _omaha_tables()
+    subsets = []  # per hand, per four-card subset (see engine.evaluator): key sum and bits
+    for hole in holes:
+        codes = [c.code for c in hole]
+        parts = [
+            _key_and_bits(t, (codes[c] for c in (a, a + 1, b, b + 1)))
+            for a, b in _OMAHA_SPLITS[len(codes)]
+        ]
+        subsets.append([(np.int32(key), np.uint64(bits)) for key, bits in parts])
+
+    def rank(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint16]:
+        against = _omaha_board(o, *_sum_cards(t, boards, (0, 2), 4))
+        out = np.empty((len(holes), len(boards)), dtype=np.uint16)
+        for row, parts in zip(out, subsets, strict=True):
+            row[:] = _omaha_rank(o, against, *parts[0])
+            for key, bits in parts[1:]:
+                np.maximum(row, _omaha_rank(o, against, key, bits), out=row)
+        return out
+
+    return rank
 
 
 @functools.lru_cache(maxsize=8)
@@ -164,25 +253,26 @@ def _combinations(n: int, k: int) -> npt.NDArray[np.int8]:
 
 
 def _chunks_exact(
-    remaining: npt.NDArray[np.int64], missing: int
-) -> Iterable[npt.NDArray[np.int64]]:
+    remaining: npt.NDArray[np.uint8], missing: int
+) -> Iterable[npt.NDArray[np.uint8]]:
     combos = _combinations(len(remaining), missing)
     for start in range(0, len(combos), _CHUNK):
-        yield remaining[combos[start : start + _CHUNK]]
+        yield remaining.take(combos[start : start + _CHUNK])
 
 
 def _chunks_random(
-    remaining: npt.NDArray[np.int64], missing: int, samples: int, seed: int | None
-) -> Iterable[npt.NDArray[np.int64]]:
+    remaining: npt.NDArray[np.uint8], missing: int, samples: int, seed: int | None
+) -> Iterable[npt.NDArray[np.uint8]]:
     import numpy as np  # noqa: PLC0415  (on first use: the hand tools never need it)
 
     rng = np.random.default_rng(seed)
     for start in range(0, samples, _CHUNK):
         n = min(_CHUNK, samples - start)
-        # A random k-subset per row: the k smallest of uniform keys.
+        # A random k-subset per row: the k smallest of uniform keys. (The generator fills
+        # rows in order, so the chunk size does not change which boards a seed deals.)
         picks = (
             np.argpartition(rng.random((n, len(remaining))), missing - 1, axis=1)[:, :missing]
             if missing
             else np.zeros((n, 0), dtype=np.int64)
         )
-        yield remaining[picks]
+        yield remaining.take(picks)

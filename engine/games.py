@@ -134,6 +134,19 @@ class Game:
     street_enum: type[IntEnum] = field(init=False, repr=False, compare=False)
     """The streets as an enum (:class:`engine.events.Street` for hold'em and Omaha), so
     events name them: ``ActionTaken.street`` is one of its members."""
+    draws_after: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    """By street index: whether a later street has a draw (hands are tabled all in only
+    once the draws are done)."""
+    streets_played: tuple[IntEnum, ...] = field(init=False, repr=False, compare=False)
+    """The members of :attr:`street_enum`, in order."""
+    draws: bool = field(init=False, repr=False, compare=False)
+    """Whether players discard and draw (or re-roll) on some street."""
+    up_cards: bool = field(init=False, repr=False, compare=False)
+    """Whether some hole cards are dealt face up (stud, dice)."""
+    split: bool = field(init=False, repr=False, compare=False)
+    """Whether the pot is split high and low."""
+    fixed_limit: bool = field(init=False, repr=False, compare=False)
+    pot_limit: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._check()
@@ -144,6 +157,16 @@ class Game:
             factory: Any = _NamedStreet  # a functional enum call, which mypy cannot follow
             street_enum = factory(f"{self.key.title().replace('-', '')}Street", members)
         object.__setattr__(self, "street_enum", street_enum)
+        draws = [s.draw for s in self.streets]
+        after = tuple(any(draws[i + 1 :]) for i in range(len(draws)))
+        object.__setattr__(self, "draws_after", after)
+        object.__setattr__(self, "streets_played", tuple(street_enum))
+        object.__setattr__(self, "draws", any(draws))
+        object.__setattr__(self, "up_cards", any(any(s.hole) for s in self.streets))
+        object.__setattr__(self, "split", len(self.hands) == 2)
+        # Flags the hot paths read (an enum's members are slow to look up on its class).
+        object.__setattr__(self, "fixed_limit", self.betting is Betting.FIXED_LIMIT)
+        object.__setattr__(self, "pot_limit", self.betting is Betting.POT_LIMIT)
 
     def _check(self) -> None:
         if not self.streets:
@@ -186,6 +209,17 @@ class Game:
             )
         if not 2 <= self.max_players <= 10:
             raise InvalidConfigError(f"game {self.key!r} seats {self.max_players!r} players")
+        most = self.hole_cards * self.max_players + self.board_cards
+        fits = (
+            self.deck.dice
+            or any(s.draw for s in self.streets)
+            or any(any(s.hole) for s in self.streets)
+        )
+        if not fits and most > len(self.deck.cards):  # draws reshuffle, stud shares a card
+            raise InvalidConfigError(
+                f"game {self.key!r} deals {most} cards to {self.max_players} players; "
+                f"its deck has {len(self.deck.cards)}"
+            )
 
     # -- what the game deals --------------------------------------------------------------
 
@@ -198,25 +232,6 @@ class Game:
     def board_cards(self) -> int:
         """How many community cards the board has by the end."""
         return sum(s.board for s in self.streets)
-
-    @property
-    def draws(self) -> bool:
-        """Whether players discard and draw (or re-roll) on some street."""
-        return any(s.draw for s in self.streets)
-
-    @property
-    def up_cards(self) -> bool:
-        """Whether some hole cards are dealt face up (stud)."""
-        return any(any(s.hole) for s in self.streets)
-
-    @property
-    def split(self) -> bool:
-        """Whether the pot is split high and low."""
-        return len(self.hands) == 2
-
-    @property
-    def fixed_limit(self) -> bool:
-        return self.betting is Betting.FIXED_LIMIT
 
     def street(self, index: int) -> IntEnum:
         """The street enum member at ``index``."""
@@ -324,7 +339,7 @@ def _omaha(
         _board_streets(hole, fixed=fixed),
         betting,
         hands,
-        max_players=10 if hole == 4 else 9 if hole == 5 else 8,
+        max_players=10 if hole == 4 else 9 if hole == 5 else 7,
         phh=phh,
     )
 

@@ -48,13 +48,15 @@ from engine.events import (
     UncalledBetReturned,
     UpCardsDealt,
 )
-from engine.games import NLHE, Betting, Game, Opener, StreetSpec
+from engine.games import NLHE, Game, Opener, StreetSpec
 from engine.pots import Pot, build_pots
 from engine.ranking import showing_high, showing_low
 
 __all__ = ["Hand", "HandSetup"]
 
 _ACTIONS = frozenset((Fold, CheckOrCall, BetOrRaiseTo, BringIn, Draw))
+# Bound once: looking an enum's member up on its class costs a call each time.
+_HIGH_HAND, _LOW_HAND = Opener.HIGH_HAND, Opener.LOW_HAND
 # Event kind of a live blind by (is the big blind amount, is the small blind amount).
 _BLIND_KINDS = {(True, False): "big_blind", (True, True): "big_blind", (False, True): "small_blind"}
 
@@ -113,17 +115,20 @@ class HandSetup:
                 f"a hand of {game.name} needs 2 to {game.max_players} distinct seats, "
                 f"got {self.seats!r}"
             )
-        for name in ("blinds", "antes", "dead_blinds"):
-            if not getattr(self, name):
-                object.__setattr__(self, name, (0,) * n)
-        for name in ("stacks", "blinds", "antes", "dead_blinds"):
-            values = getattr(self, name)
-            if len(values) != n or set(map(type, values)) != {int} or min(values) < 0:
-                raise InvalidConfigError(f"{name} must be {n} non-negative ints, got {values!r}")
-        for name in ("small_blind", "big_blind", "min_bet", "bring_in", "small_bet", "big_bet"):
-            value = getattr(self, name)
-            if type(value) is not int or value < 0:
-                raise InvalidConfigError(f"{name} must be a non-negative int, got {value!r}")
+        if not self.blinds:
+            object.__setattr__(self, "blinds", (0,) * n)
+        if not self.antes:
+            object.__setattr__(self, "antes", (0,) * n)
+        if not self.dead_blinds:
+            object.__setattr__(self, "dead_blinds", (0,) * n)
+        per_player = (self.stacks, self.blinds, self.antes, self.dead_blinds)
+        stakes: tuple[int, ...] = (self.small_blind, self.big_blind, self.min_bet)
+        stakes += (self.bring_in, self.small_bet, self.big_bet)
+        every = (*self.stacks, *self.blinds, *self.antes, *self.dead_blinds, *stakes)
+        # One check of every amount: a hand is set up for every hand a table deals.
+        lengths = {len(self.stacks), len(self.blinds), len(self.antes), len(self.dead_blinds)}
+        if lengths != {n} or set(map(type, every)) != {int} or min(every) < 0:
+            self._say_which_amount_is_wrong(n, per_player, stakes)
         if 0 in self.stacks:
             raise InvalidConfigError(f"every player dealt in needs chips, got {self.stacks!r}")
         if not game.blinds and (any(self.blinds) or any(self.dead_blinds)):
@@ -136,9 +141,9 @@ class HandSetup:
             object.__setattr__(self, "big_bet", 2 * self.small_bet)
         if self.min_bet == 0:
             object.__setattr__(self, "min_bet", self.big_blind or self.small_bet)
-        if self.min_bet == 0 and game.betting is not Betting.FIXED_LIMIT:
+        if self.min_bet == 0 and not game.fixed_limit:
             raise InvalidConfigError(f"{game.name} needs a big blind or a minimum bet")
-        if game.betting is Betting.FIXED_LIMIT and not 0 < self.small_bet <= self.big_bet:
+        if game.fixed_limit and not 0 < self.small_bet <= self.big_bet:
             raise InvalidConfigError(
                 f"fixed limit needs 0 < small_bet <= big_bet, "
                 f"got {self.small_bet!r}/{self.big_bet!r}"
@@ -149,6 +154,18 @@ class HandSetup:
             )
         if self.button is None:
             object.__setattr__(self, "button", self.seats[-1])
+
+    @staticmethod
+    def _say_which_amount_is_wrong(
+        n: int, per_player: tuple[tuple[int, ...], ...], stakes: tuple[int, ...]
+    ) -> None:
+        for name, values in zip(
+            ("stacks", "blinds", "antes", "dead_blinds"), per_player, strict=True
+        ):
+            if len(values) != n or set(map(type, values)) != {int} or min(values) < 0:
+                raise InvalidConfigError(f"{name} must be {n} non-negative ints, got {values!r}")
+        names = "small_blind, big_blind, min_bet, bring_in, small_bet, big_bet"
+        raise InvalidConfigError(f"{names} must be non-negative ints, got {stakes!r}")
 
 
 class Hand:
@@ -174,6 +191,58 @@ class Hand:
     [90, 110]
     """
 
+    # Slots: fifty attributes in an instance dict would cost every access (a hand is hot).
+    __slots__ = (
+        "_actions_applied",
+        "_cards",
+        "_common",
+        "_fixed",
+        "_keeps_discards",
+        "_next",
+        "_options_cache",
+        "_phantom",
+        "_pot_limit",
+        "_spec",
+        "acted",
+        "aggressor",
+        "all_in",
+        "bets",
+        "board",
+        "bring_in_due",
+        "capped",
+        "current_bet",
+        "dead",
+        "dealer",
+        "deck",
+        "drawing",
+        "drawn",
+        "folded",
+        "full_level",
+        "game",
+        "holes",
+        "is_over",
+        "last_raise",
+        "live",
+        "log",
+        "n",
+        "opener",
+        "position",
+        "raises",
+        "seats",
+        "setup",
+        "shown",
+        "stacks",
+        "started",
+        "street",
+        "street_index",
+        "tabled",
+        "to_act",
+        "totals",
+        "unknown",
+        "up",
+        "values",
+    )
+
     def __init__(self, setup: HandSetup, deck: Deck, *, unknown: Collection[int] = ()) -> None:
         n = len(setup.seats)
         self.unknown = frozenset(unknown)  # positions dealt stand-ins: they muck at showdown
@@ -184,56 +253,64 @@ class Hand:
         first_pass = len(deck.cards) if deck.spec is game.deck else deck.check(game.deck)
         self.setup = setup
         self.deck = deck
-        self.dealer = Dealer(deck, first_pass, game.deck)
+        # A game without draws deals the deck from the top, no more; a draw game may run out
+        # and reshuffle, which its Dealer handles.
+        self.dealer: Dealer | None = Dealer(deck, first_pass, game.deck) if game.draws else None
+        self._cards = deck.cards
+        self._next = 0  # the next card to deal, in a game without draws
         self.n = n
         self.seats = setup.seats
         self.position = {seat: i for i, seat in enumerate(setup.seats)}
         self.stacks = list(setup.stacks)
-        self.bets = [0] * n  # street totals
         self.totals = [0] * n  # hand totals, antes and dead blinds included
         self.dead = [0] * n  # the part of totals that is dead money for the main pot
         self.folded = [False] * n
         self.live = n  # players who have not folded
         self.all_in = [False] * n
-        # The bet level each player last acted at this street (-1: not yet). A player may
-        # raise again only if the bet has grown by a full raise since (TDA Rule 47).
-        self.acted = [-1] * n
         self.holes: list[tuple[Card, ...]] = [()] * n
         # Which hole cards lie face up, by position (stud; open dice); None: none ever do.
         self.up: list[tuple[bool, ...]] | None = [()] * n if game.up_cards else None
         self.board: list[Card] = []
         self.street_index = 0
-        self.street: IntEnum = game.street_enum(0)
-        """The street being played, as a member of the game's street enum."""
+        self.street: IntEnum = game.streets_played[0]  # a member of the game's street enum
         self.drawing = False  # the street's draw is under way: only Draw is legal
         self.drawn = [False] * n
         self.bring_in_due = False  # stud: the first wager must be at least the bring-in
-        self.current_bet = 0
-        self.last_raise = setup.min_bet
-        # Fixed limit: the last level a full bet or raise reached; a raise goes one bet
-        # above it, and only moving it reopens the betting (TDA 47-B).
-        self.full_level = 0
-        self.raises = 0  # bets, raises and completions this street (the cap counts these)
-        self.capped = False
+        self._new_betting_round()
         self.opener = -1  # who was first to act this street (stud's order, showdowns)
-        self.aggressor = -1
         self.to_act = -1
         self.is_over = False
         self.started = False
         self.tabled = False  # the hands are on the table (shown or mucked)
         self.shown: set[int] = set()
+        self.values: dict[int, tuple[int, ...]] = {}  # showdown: each hand under each ranking
         self.log: list[Event] = []
         self._actions_applied = 0
         self._options_cache: tuple[tuple[int, int], tuple[int, int, bool, int, int, bool]] = (
             (-1, -1),
             (0, 0, False, 0, 0, False),
         )
-        self._fixed = game.betting is Betting.FIXED_LIMIT
-        self._pot_limit = game.betting is Betting.POT_LIMIT
+        self._fixed = game.fixed_limit
+        self._pot_limit = game.pot_limit
         self._spec: StreetSpec = game.streets[0]
-        self._phantom = 0  # pot-limit preflop: blinds not (fully) posted count anyway
         self._common = False  # stud: a common card replaced the last round of hole cards
         self._keeps_discards = game.draws and not game.deck.dice  # a reshuffle may need them
+
+    def _new_betting_round(self) -> None:
+        n = self.n
+        self.bets = [0] * n  # street totals
+        # The bet level each player last acted at this street (-1: not yet). A player may
+        # raise again only if the bet has grown by a full raise since (TDA Rule 47).
+        self.acted = [-1] * n
+        self.current_bet = 0
+        self.last_raise = self.setup.min_bet
+        # Fixed limit: the last level a full bet or raise reached; a raise goes one bet
+        # above it, and only moving it reopens the betting (TDA 47-B).
+        self.full_level = 0
+        self.raises = 0  # bets, raises and completions this street (the cap counts these)
+        self.capped = False
+        self.aggressor = -1
+        self._phantom = 0  # pot-limit preflop: blinds not (fully) posted count anyway
 
     # -- queries ---------------------------------------------------------------------
 
@@ -259,7 +336,7 @@ class Hand:
         if self.drawing:
             return ActionMenu(
                 seat, False, False, 0, False, False, 0, 0, False, False,
-                can_draw=True, max_discard=len(self.holes[position]), can_call=False,
+                max_discard=len(self.holes[position]),
             )  # fmt: skip
         owed, call, can_raise, min_to, max_to, all_in_only = self._options(position)
         if self.bring_in_due:
@@ -275,9 +352,7 @@ class Hand:
                 max_to if can_raise else 0,
                 can_raise and all_in_only,
                 False,
-                can_bring_in=True,
                 bring_in=bring_in,
-                can_call=False,
             )
         # Positional for speed (a menu per decision), in ActionMenu's field order: seat,
         # can_fold, can_check, call, call_is_all_in, can_raise, min_raise_to,
@@ -377,10 +452,10 @@ class Hand:
         for amount, p in blind_order:
             if amount <= s.big_blind:
                 owed = amount
+            if self._pot_limit:  # a blind not (fully) posted counts in full (TDA 54-B)
+                self._phantom += amount if self.all_in[p] else max(amount - self.stacks[p], 0)
             if self.all_in[p]:
-                self._phantom += amount
                 continue
-            self._phantom += max(amount - self.stacks[p], 0)
             self._post(
                 events,
                 p,
@@ -458,7 +533,15 @@ class Hand:
         owed, call, can_raise, min_to, max_to, _ = self._options(p)
         events: list[Event] = []
         if kind is Fold:
-            self._fold(events, p, owed)
+            if self.bring_in_due or (owed <= 0 and not self.setup.fold_when_check_is_free):
+                self._refuse_fold(p, owed)
+            self.folded[p] = True
+            self.live -= 1
+            self.acted[p] = self.current_bet
+            if self._keeps_discards:
+                assert self.dealer is not None  # a game with draws has one
+                self.dealer.throw_away(self.holes[p])
+            self._record(events, p, "fold", 0)
         elif kind is CheckOrCall:
             if self.bring_in_due:
                 raise IllegalActionError(f"seat {action.seat} must bring in, complete or fold")
@@ -478,24 +561,23 @@ class Hand:
                         f"{what} to {action.amount}: the only {what} is to {min_to}"
                     )
                 raise IllegalActionError(f"{what} to {action.amount} is outside {min_to}..{max_to}")
-            self._raise(events, p, action.amount)
+            if self._fixed:
+                self._raise_limit(events, p, action.amount)
+            else:
+                self._raise_big(events, p, action.amount)
         self._actions_applied += 1  # the cached menu is stale from here
         self._continue(events, self._next_to_act(p))
         self.log.extend(events)
         return events
 
-    def _fold(self, events: list[Event], p: int, owed: int) -> None:
+    def _refuse_fold(self, p: int, owed: int) -> None:
+        """Raise if folding is not allowed: the low card must bring in, and checking is
+        free (unless the table allows folding then). A player facing the bring-in may fold."""
         seat = self.seats[p]
         if self.bring_in_due and p == self.opener:
             raise IllegalActionError(f"seat {seat} must bring in or complete")
         if owed <= 0 and not self.bring_in_due and not self.setup.fold_when_check_is_free:
             raise IllegalActionError(f"seat {seat} cannot fold: checking is free")
-        self.folded[p] = True
-        self.live -= 1
-        self.acted[p] = self.current_bet
-        if self._keeps_discards:
-            self.dealer.throw_away(self.holes[p])
-        self._record(events, p, "fold", 0)
 
     def _bring_in(self, events: list[Event], p: int) -> None:
         if not self.bring_in_due:
@@ -507,31 +589,38 @@ class Hand:
         self.acted[p] = self.current_bet
         self._record(events, p, "bring_in", amount)
 
-    def _raise(self, events: list[Event], p: int, amount: int) -> None:
+    def _raise_big(self, events: list[Event], p: int, amount: int) -> None:
+        """A no-limit or pot-limit bet or raise."""
         previous = self.current_bet
-        if self._fixed:
-            size = self._bet_size()
-            # An all-in for at least half a bet more counts as a full raise (TDA 47-B).
-            counts = 2 * (amount - self.full_level) >= size
-            if self.bring_in_due or (self.full_level == 0 and previous):
-                kind = "complete"  # a bring-in, or a short all-in bet, made a full bet
-            else:
-                kind = "raise" if previous else "bet"
-            if counts:
-                self.full_level = amount
-                self.raises += 1
-                cap = self._spec.max_raises
-                if cap is not None and self.raises >= cap and not self._heads_up():
-                    self.capped = True
+        # Only a full bet or raise sets the new minimum and reopens the betting.
+        self.last_raise = max(amount - previous, self.last_raise)
+        self.current_bet = amount
+        increment = amount - self.bets[p]
+        self._pay(p, increment)
+        self.acted[p] = amount
+        self.aggressor = p
+        self._record(events, p, "raise" if previous else "bet", increment)
+
+    def _raise_limit(self, events: list[Event], p: int, amount: int) -> None:
+        """A fixed-limit bet, raise or completion (no-limit's are in :meth:`apply`)."""
+        previous = self.current_bet
+        size = self._bet_size()
+        if self.bring_in_due or (self.full_level == 0 and previous):
+            kind = "complete"  # a bring-in, or a short all-in bet, made a full bet
         else:
             kind = "raise" if previous else "bet"
-            # Only a full bet or raise sets the new minimum and reopens the betting.
-            self.last_raise = max(amount - previous, self.last_raise)
+        # An all-in for at least half a bet more counts as a full raise (TDA 47-B).
+        if 2 * (amount - self.full_level) >= size:
+            self.full_level = amount
+            self.raises += 1
+            cap = self._spec.max_raises
+            if cap is not None and self.raises >= cap and not self._heads_up():
+                self.capped = True
         self.bring_in_due = False
         self.current_bet = amount
         increment = amount - self.bets[p]
         self._pay(p, increment)
-        self.acted[p] = self.current_bet
+        self.acted[p] = amount
         self.aggressor = p
         self._record(events, p, kind, increment)
 
@@ -559,6 +648,7 @@ class Hand:
                     f"seat {seat} cannot discard {str(card)!r}: not in the hand"
                 )
             remaining.remove(card)
+        assert self.dealer is not None  # a game with draws has one
         if self._keeps_discards:
             self.dealer.throw_away(discard)
         new = self.dealer.take(len(discard), keep_out=discard)
@@ -641,13 +731,13 @@ class Hand:
             if (
                 not self.tabled
                 and sum(not self.all_in[p] for p in live) <= 1
-                and not any(s.draw for s in streets[self.street_index + 1 :])
+                and not self.game.draws_after[self.street_index]
             ):
                 # All in and the betting is over: every hand is tabled before the rest is
                 # dealt (TDA Rule 16); in a draw game, only once the draws are done.
                 showdown.table(self, events, live, self.first_to_show(live))
             self.street_index += 1
-            self.street = self.game.street_enum(self.street_index)
+            self.street = self.game.streets_played[self.street_index]
             self._spec = streets[self.street_index]
             if self._spec.draw:
                 self.drawing = True
@@ -673,42 +763,55 @@ class Hand:
         its board cards."""
         spec = self._spec
         if spec.hole:
-            receivers = [p for p in range(self.n) if not self.folded[p]]
-            count = len(spec.hole)
-            if self.up is not None and self.dealer.left < count * len(receivers):
+            folded = self.folded
+            receivers = [p for p in range(self.n) if not folded[p]]
+            m, count = len(receivers), len(spec.hole)
+            if self.up is not None and len(self._cards) - self._next < count * m:
                 self._common = True
                 self._deal_board(events, 1)  # stud's common card (TDA RP-10-H)
+            elif self.up is None:  # all face down: the hot path of hold'em and Omaha
+                dealt = self._take(m * count)
+                seats, holes = self.seats, self.holes
+                for i, p in enumerate(receivers):
+                    cards = dealt[i::m]  # one card to each receiver, round after round
+                    holes[p] += cards
+                    events.append(HoleCardsDealt(seats[p], cards))
             else:
-                self._deal_holes(events, receivers, spec.hole)
+                self._deal_up(events, receivers, spec.hole)
         if spec.board:
             self._deal_board(events, spec.board)
 
-    def _deal_holes(
-        self, events: list[Event], receivers: list[int], faces: tuple[bool, ...]
-    ) -> None:
+    def _deal_up(self, events: list[Event], receivers: list[int], faces: tuple[bool, ...]) -> None:
+        """Stud and dice: cards down and up, a round at a time; a tabled hand's face up."""
+        assert self.up is not None
         m, count = len(receivers), len(faces)
-        dealt = self.dealer.take(m * count)
+        dealt = self._take(m * count)
         street = self.street
         for i, p in enumerate(receivers):
-            cards = tuple(dealt[i::m])  # one card to each receiver, round after round
+            cards = dealt[i::m]
             self.holes[p] += cards
-            if self.up is None:
-                events.append(HoleCardsDealt(self.seats[p], cards))
-                continue
-            if p in self.shown:  # a tabled hand (all in): what it is dealt lies face up
-                faces = (True,) * count
-            self.up[p] += faces
-            down = tuple(c for c, up in zip(cards, faces, strict=True) if not up)
-            up_cards = tuple(c for c, up in zip(cards, faces, strict=True) if up)
+            up = (True,) * count if p in self.shown else faces
+            self.up[p] += up
+            down = tuple(c for c, u in zip(cards, up, strict=True) if not u)
+            shown = tuple(c for c, u in zip(cards, up, strict=True) if u)
             if down:
                 events.append(HoleCardsDealt(self.seats[p], down))
-            if up_cards:
-                events.append(UpCardsDealt(self.seats[p], street, up_cards))
+            if shown:
+                events.append(UpCardsDealt(self.seats[p], street, shown))
+
+    def _take(self, count: int) -> tuple[Card, ...]:
+        if self.dealer is not None:
+            return tuple(self.dealer.take(count))
+        start = self._next
+        if start + count > len(self._cards):
+            raise IllegalActionError(f"the deck is used up: no {count} cards to deal")
+        self._next = start + count
+        return self._cards[start : start + count]
 
     def _deal_board(self, events: list[Event], count: int) -> None:
-        new = self.dealer.take(count)
-        self.board.extend(new)
-        events.append(BoardDealt(street=self.street, cards=tuple(new), board=tuple(self.board)))
+        new = self._take(count)
+        self.board += new
+        events.append(BoardDealt(street=self.street, cards=new, board=tuple(self.board)))
 
     def _next_drawer(self) -> int:
         """The next player still in the hand who has not drawn, from left of the button
@@ -721,22 +824,13 @@ class Hand:
     def _open_betting(self) -> int:
         """Start the street's betting round: the first player to act, or -1 when fewer than
         two can bet."""
-        n = self.n
-        self.bets = [0] * n
-        self.acted = [-1] * n
-        self.current_bet = 0
-        self.last_raise = self.setup.min_bet
-        self.full_level = 0
-        self.raises = 0
-        self.capped = False
-        self.aggressor = -1
-        self._phantom = 0
+        self._new_betting_round()
         self._actions_applied += 1
         opener = self._spec.opener
-        if opener in (Opener.HIGH_HAND, Opener.LOW_HAND):
+        if opener is _HIGH_HAND or opener is _LOW_HAND:
             return self._open_on_cards()
         self.opener = -1
-        return self._next_to_act(n - 1)
+        return self._next_to_act(self.n - 1)
 
     def _open_on_cards(self) -> int:
         """Stud: the bring-in (the lowest or highest up card) or the best hand showing acts

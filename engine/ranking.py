@@ -167,18 +167,22 @@ def showing_high(codes: Codes) -> int:
 
 
 def showing_low(codes: Codes) -> int:
-    """Razz's low hand showing: ace low, pairs bad, then the highest card lowest. Higher is
-    better (the better low)."""
-    ranks = sorted(((c >> 2) + 1) % 13 for c in codes)  # ace 0 .. king 12
+    """Razz's low hand showing: ace low; no pair beats a pair, a pair two pair, two pair
+    three of a kind; then the highest card lowest, and so on. Higher is better (the better
+    low)."""
     counts: dict[int, int] = {}
-    for r in ranks:
+    for c in codes:
+        r = ((c >> 2) + 1) % 13  # ace 0 .. king 12
         counts[r] = counts.get(r, 0) + 1
     groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
-    value = 0
-    for n, r in groups:
-        value = value * 64 + n * 13 + r
+    shape = [n for n, _ in groups]
+    # 0 no pair, 1 a pair, 2 two pair, 3 three of a kind, 4 four
+    category = (0, 0, 1, 3, 4)[shape[0]] + (shape[:2] == [2, 2])
+    value = category
+    for _, r in groups:
+        value = value * 13 + r
     for _ in range(4 - len(groups)):
-        value *= 64
+        value *= 13
     return -value
 
 

@@ -445,7 +445,8 @@ def replay(
             small_blind=setup.small_blind if small_blind is None else small_blind,
         )
         hand = Hand(game.setup, game.deck, unknown=[p for p, k in enumerate(game.known) if not k])
-        hand.dealer.lenient = game.setup.game.draws and game.stand_ins
+        if hand.dealer is not None:
+            hand.dealer.lenient = game.stand_ins
     except HistoryError:
         raise
     except EngineError as exc:  # e.g. a negative stack: the hand cannot be set up
@@ -479,7 +480,7 @@ def replay(
             continue
         if hand.is_over:
             raise HistoryError(f"action {line}: {actor} {rest!r} comes after the hand ended")
-        if isinstance(action, Draw):
+        if isinstance(action, Draw) and hand.dealer is not None:
             hand.dealer.later = _thrown_later(game.actions, line, hand)
         try:
             events += _repair(hand, action.seat, repairs)

@@ -13,8 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from engine.evaluator import rank7
 from engine.events import CardsMucked, CardsShown, Event, PotAwarded
 from engine.pots import Pot, split
+from engine.ranking import HIGH
+
+_HIGH = (HIGH,)
 
 if TYPE_CHECKING:
     from engine.hand import Hand
@@ -23,10 +27,23 @@ __all__ = ["settle", "table", "values"]
 
 
 def values(hand: Hand, p: int) -> tuple[int, ...]:
-    """Position ``p``'s hand under each of the game's rankings (0: no qualifying low)."""
-    hole = [c.code for c in hand.holes[p]]
-    board = [c.code for c in hand.board]
-    return tuple(r.rank(hole, board) for r in hand.game.hands)
+    """Position ``p``'s hand under each of the game's rankings (0: no qualifying low),
+    worked out once a hand."""
+    found = hand.values.get(p)
+    if found is None:
+        found = hand.values[p] = _values(hand, p)
+    return found
+
+
+def _values(hand: Hand, p: int) -> tuple[int, ...]:
+    hole = hand.holes[p]
+    board = hand.board
+    if len(hole) == 2 and len(board) == 5 and hand.game.hands == _HIGH:  # hold'em, fast
+        h1, h2 = hole
+        b1, b2, b3, b4, b5 = board
+        return (rank7(h1.code, h2.code, b1.code, b2.code, b3.code, b4.code, b5.code),)
+    codes, board_codes = [c.code for c in hole], [c.code for c in board]
+    return tuple(r.rank(codes, board_codes) for r in hand.game.hands)
 
 
 def table(hand: Hand, events: list[Event], live: Sequence[int], first: int) -> None:
@@ -40,8 +57,14 @@ def table(hand: Hand, events: list[Event], live: Sequence[int], first: int) -> N
     unknown = hand.unknown
     if any(hand.all_in[p] for p in live):
         shown = [p for p in order if p not in unknown]
+    elif not hand.game.split:
+        top, shown = 0, []
+        for p in order:
+            if p not in unknown and (value := values(hand, p)[0]) >= top:
+                top = value
+                shown.append(p)
     else:
-        best = [0] * len(hand.game.hands)
+        best = [0, 0]
         shown = []
         for p in order:
             if p in unknown:

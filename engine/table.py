@@ -304,19 +304,12 @@ class Table:
             fold_when_check_is_free=cfg.fold_when_check_is_free,
             min_bet=cfg.big_blind,
             big_blind_position=order.index(big),
-            **self._stakes(),  # type: ignore[arg-type]
+            game=cfg.game,
+            small_bet=cfg.small_bet,
+            big_bet=cfg.big_bet,
+            uncapped_heads_up=cfg.uncapped_heads_up,
         )
         return setup, big, small_blind_seat, missed
-
-    def _stakes(self) -> dict[str, object]:
-        cfg = self.config
-        return {
-            "game": cfg.game,
-            "bring_in": cfg.bring_in,
-            "small_bet": cfg.small_bet,
-            "big_bet": cfg.big_bet,
-            "uncapped_heads_up": cfg.uncapped_heads_up,
-        }
 
     def _setup_without_blinds(self, eligible: list[int]) -> tuple[HandSetup, int, None, list[int]]:
         """Stud and the research games: everyone ready is dealt in, paying the ante; the
@@ -342,7 +335,11 @@ class Table:
             button=button,
             fold_when_check_is_free=cfg.fold_when_check_is_free,
             min_bet=cfg.small_bet,
-            **self._stakes(),  # type: ignore[arg-type]
+            game=cfg.game,
+            bring_in=cfg.bring_in,
+            small_bet=cfg.small_bet,
+            big_bet=cfg.big_bet,
+            uncapped_heads_up=cfg.uncapped_heads_up,
         )
         return setup, button, None, []
 

@@ -130,10 +130,17 @@ def new_hand(spec: Spec, rng: random.Random) -> Dealt:
             else rng.randint(4, 120) * u
             for p in range(n)
         ]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # pokerkit warns when it reshuffles discards
-        state = game(stacks, n)
-        tie = _play(spec, state, rng)
+    # pokerkit shuffles with the random module's own generator: seed it from ours, so a
+    # hand is the same every run, and put it back after.
+    saved = random.getstate()
+    random.seed(rng.getrandbits(64))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # pokerkit warns when it reshuffles discards
+            state = game(stacks, n)
+            tie = _play(spec, state, rng)
+    finally:
+        random.setstate(saved)
     return Dealt(spec, state, game, stacks, tie)
 
 

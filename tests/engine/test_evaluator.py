@@ -1,5 +1,7 @@
+import lzma
 import random
 from collections import Counter
+from itertools import combinations
 
 import numpy as np
 import pytest
@@ -20,9 +22,10 @@ from engine import (
     rank_batch,
 )
 from engine.equity import _combinations
+from engine.evaluator import _BATCH_CHUNK, describe_rank, rank_omaha_batch
 from engine.hand_classes import CLASS_RANK
-from engine.tablegen import TABLES_PATH, build
-from tests.engine.reference import best_value
+from engine.tablegen import OMAHA_PATH, TABLES_PATH, build, build_omaha
+from tests.engine.reference import best_value, value5
 
 CATEGORY_OF_RANK = np.zeros(7463, dtype=np.int64)
 for (_category, _), _rank in CLASS_RANK.items():
@@ -232,8 +235,189 @@ def test_rank_batch_of_no_hands_is_empty() -> None:
     assert rank_batch(np.zeros((0, 7), dtype=np.int64)).shape == (0,)
 
 
+def test_rank_batch_reads_any_integer_dtype_and_layout_alike() -> None:
+    hands = np.array(_random_hands(5000, 7, seed=70))
+    expected = rank_batch(hands).tolist()
+    for dtype in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint64):
+        assert rank_batch(hands.astype(dtype)).tolist() == expected, dtype
+        assert rank_batch(np.asfortranarray(hands.astype(dtype))).tolist() == expected, dtype
+    wide = np.zeros((5000, 10), dtype=np.int8)
+    wide[:, 2:9] = hands
+    assert rank_batch(wide[:, 2:9]).tolist() == expected  # a strided view, read in place
+    assert rank_batch(hands[::-1]).tolist() == expected[::-1]
+    assert rank_batch(hands[:, ::-1]).tolist() == expected
+    assert rank_batch(hands.tolist()).tolist() == expected
+    assert rank_batch(hands.astype(np.int8), validate=False).tolist() == expected
+
+
+def test_unvalidated_garbage_gets_some_rank_and_never_an_exception() -> None:
+    rng = np.random.default_rng(8)
+    for size in (5, 6, 7):
+        ranks = rank_batch(rng.integers(-300, 300, (20_000, size)), validate=False)
+        assert ranks.shape == (20_000,) and int(ranks.max()) <= 7462
+    for holes in (4, 5, 6):
+        ranks = rank_omaha_batch(
+            rng.integers(-300, 300, (20_000, holes)),
+            rng.integers(0, 256, (20_000, 5)).astype(np.uint8),
+            validate=False,
+        )
+        assert ranks.shape == (20_000,) and int(ranks.max()) <= 7462
+
+
+def test_rank_batch_names_a_repeated_card_row_past_the_first_chunk() -> None:
+    hands = np.array(_random_hands(_BATCH_CHUNK + 10, 7, seed=71), dtype=np.uint8)
+    hands[_BATCH_CHUNK + 3, 6] = hands[_BATCH_CHUNK + 3, 0]
+    with pytest.raises(InvalidHandError, match=f"row {_BATCH_CHUNK + 3} repeats a card"):
+        rank_batch(hands)
+
+
 def test_shipped_tables_match_the_builder() -> None:
     assert TABLES_PATH.read_bytes() == build()
+
+
+def test_shipped_omaha_tables_match_the_builder() -> None:
+    assert lzma.decompress(OMAHA_PATH.read_bytes()) == build_omaha()
+
+
+# -- Omaha -------------------------------------------------------------------------------
+
+
+def omaha_reference(hole: tuple[int, ...], board: tuple[int, ...]) -> tuple[int, ...]:
+    """The best of every two hole cards with every three board cards, by the reference."""
+    return max(value5(p + t) for p in combinations(hole, 2) for t in combinations(board, 3))
+
+
+def _omaha_deals(n: int, holes: int, seed: int) -> list[tuple[int, ...]]:
+    """Random deals (hole cards, then five board cards), half of them rich in one suit and
+    in connected ranks, which uniform deals rarely give."""
+    rng = random.Random(seed)
+    deals = [tuple(rng.sample(range(52), holes + 5)) for _ in range(n // 2)]
+    while len(deals) < n:
+        suit, low = rng.randrange(4), rng.randrange(9)
+        pool = {r * 4 + suit for r in rng.sample(range(13), 7)}
+        pool |= {(low + i) * 4 + rng.randrange(4) for i in range(5)}
+        cards = rng.sample(sorted(pool), min(len(pool), holes + 5))
+        cards += rng.sample([c for c in range(52) if c not in cards], holes + 5 - len(cards))
+        rng.shuffle(cards)
+        deals.append(tuple(cards))
+    return deals
+
+
+@pytest.mark.parametrize("holes", [4, 5, 6])
+def test_omaha_ranks_order_hands_exactly_as_the_brute_force_reference(holes: int) -> None:
+    deals = _omaha_deals({4: 3000, 5: 1500, 6: 1000}[holes], holes, seed=holes)
+    ours = rank_omaha_batch(
+        np.array([d[:holes] for d in deals]), np.array([d[holes:] for d in deals])
+    ).tolist()
+    reference = [omaha_reference(d[:holes], d[holes:]) for d in deals]
+    pairs = sorted(set(zip(reference, ours, strict=True)))
+    assert len({r for r, _ in pairs}) == len(pairs), "one reference value got two ranks"
+    assert [rank for _, rank in pairs] == sorted(rank for _, rank in pairs)
+    assert len({rank for _, rank in pairs}) == len(pairs), "two reference values share a rank"
+    for value, rank in pairs:
+        assert CATEGORY_OF_RANK[rank] == value[0] + 1
+
+
+def test_omaha_batch_reads_any_integer_dtype_and_layout_alike() -> None:
+    deals = np.array(_omaha_deals(3000, 6, seed=60))
+    expected = rank_omaha_batch(deals[:, :6], deals[:, 6:]).tolist()
+    for dtype in (np.int8, np.uint8, np.int64, np.uint32):
+        typed = deals.astype(dtype)
+        assert rank_omaha_batch(typed[:, :6], typed[:, 6:]).tolist() == expected, dtype
+        fortran = np.asfortranarray(typed)
+        assert rank_omaha_batch(fortran[:, :6], fortran[:, 6:]).tolist() == expected, dtype
+    reordered = deals[:, [5, 4, 3, 2, 1, 0, 10, 9, 8, 7, 6]]
+    assert rank_omaha_batch(reordered[:, :6], reordered[:, 6:]).tolist() == expected
+    assert rank_omaha_batch(deals[:, :6].tolist(), deals[:, 6:].tolist()).tolist() == expected
+
+
+def test_omaha_rank_is_the_best_rank7_scale_rank_of_two_plus_three() -> None:
+    deals = _omaha_deals(2000, 4, seed=40)
+    ours = rank_omaha_batch(np.array([d[:4] for d in deals]), np.array([d[4:] for d in deals]))
+    for deal, rank in zip(deals, ours.tolist(), strict=True):
+        pairs, triples = combinations(deal[:4], 2), list(combinations(deal[4:], 3))
+        assert rank == max(rank_batch(np.array([p + t for p in pairs for t in triples])))
+
+
+def omaha_rank(hole: str, board: str) -> int:
+    return int(rank_omaha_batch(np.array([codes(hole)]), np.array([codes(board)]))[0])
+
+
+@pytest.mark.parametrize(
+    ("hole", "board", "description"),
+    [
+        # Four hearts on the board and one in the hand: no flush, two hole cards must play.
+        ("Ah Kc 7d 2s", "Qh Jh 9h 3h 4c", "High Card, Ace-King-Queen-Jack-Nine"),
+        ("Ah Kh 7d 2s", "Qh Jh 9h 3h 4c", "Flush, Ace-King-Queen-Jack-Nine"),
+        # A straight flush on the board does not play; nor does a straight.
+        ("Ah Kc 2c 2d", "Qh Jh Th 9h 8h", "Straight, Ace high"),
+        ("2c 3d 4s 5s", "Qh Jh Th 9h 8h", "High Card, Queen-Jack-Ten-Five-Four"),
+        # Trips on the board and a pocket pair: a full house.
+        ("Qc Qd 7h 2s", "9h 9c 9d Kh 3s", "Full House, Nines over Queens"),
+        # Quads on the board: only three of them play, and then no board card kicks.
+        ("Ac Ad 7h 2s", "8h 8c 8d 8s Kh", "Full House, Eights over Aces"),
+        ("Ac 3d 7h 2s", "8h 8c 8d 8s Kh", "Three of a Kind, Eights, Ace-Seven kickers"),
+        # Four of a kind in the hand plays as a pair.
+        ("9c 9d 9h 9s", "Ah Kd 7c 4s 2h", "One Pair, Nines, Ace-King-Seven kickers"),
+        # A pair on the board and a pocket pair: two pair, not more.
+        ("Ac Ad Qh Js", "7h 7c Kd 4s 2h", "Two Pair, Aces and Sevens, King kicker"),
+        # Four to a straight on the board and one card to it in the hand: no straight.
+        ("Ac 7d 9h 9s", "3h 4c 5d 6s Qh", "One Pair, Nines, Queen-Six-Five kickers"),
+        ("7c 8d Ks Kh", "3h 4c 5d 6s Qh", "Straight, Eight high"),
+        ("Ac 2d 9h 9s", "3h 4c 5d Kd Qh", "Straight, Five high"),
+        # Four hearts in the hand and two on the board: no flush.
+        ("Ah Kh Qh Jh", "Th 9h 2c 3d 4s", "High Card, Ace-King-Ten-Nine-Four"),
+    ],
+)
+def test_omaha_uses_exactly_two_hole_and_three_board_cards(
+    hole: str, board: str, description: str
+) -> None:
+    assert describe_rank(omaha_rank(hole, board)) == description
+
+
+def test_omaha_royal_flush() -> None:
+    assert omaha_rank("Ah Kh 2c 3d", "Qh Jh Th 4s 5c") == 7462
+
+
+def test_five_and_six_hole_cards_take_the_best_two() -> None:
+    five = omaha_rank("2c 3d 7s Ah 8h", "Kh Qh Jh 4s 5c")
+    assert describe_rank(five) == "Flush, Ace-King-Queen-Jack-Eight"
+    assert omaha_rank("2c 3d 4s 5c Kh Th", "Ah Qh Jh 9c 7d") == 7462
+
+
+@pytest.mark.parametrize(
+    ("hole", "board", "message"),
+    [
+        (np.zeros((2, 3), dtype=np.int64), np.zeros((2, 5), dtype=np.int64), "shape"),
+        (np.zeros((2, 7), dtype=np.int64), np.zeros((2, 5), dtype=np.int64), "shape"),
+        (np.zeros((2, 4), dtype=np.int64), np.zeros((2, 4), dtype=np.int64), "shape"),
+        (np.zeros(4, dtype=np.int64), np.zeros(5, dtype=np.int64), "shape"),
+        (np.zeros((2, 4)), np.zeros((2, 5), dtype=np.int64), "integer"),
+        ([[0, 1, 2, 3]], [[4, 5, 6, 7, 52]], "0..51"),
+        ([[0, 1, 2, -3]], [[4, 5, 6, 7, 8]], "0..51"),
+        ([[0, 1, 2, 3], [0, 1, 2, 3]], [[4, 5, 6, 7, 8], [4, 5, 6, 7, 3]], "row 1 repeats"),
+        ([[0, 1, 2, 2]], [[4, 5, 6, 7, 8]], "row 0 repeats"),
+        ([[0, 1, 2, 3]], [[4, 5, 6, 7, 8], [9, 10, 11, 12, 13]], "1 rows of hole cards but 2"),
+    ],
+)
+def test_rank_omaha_batch_rejects_bad_arrays(hole: object, board: object, message: str) -> None:
+    with pytest.raises(InvalidHandError, match=message):
+        rank_omaha_batch(hole, board)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("holes", [4, 5, 6])
+def test_rank_omaha_batch_finds_any_repeated_card(holes: int) -> None:
+    deal = list(range(0, 4 * (holes + 5), 4))
+    for i, j in combinations(range(holes + 5), 2):
+        cards = deal.copy()
+        cards[j] = cards[i]
+        with pytest.raises(InvalidHandError, match="row 0 repeats a card"):
+            rank_omaha_batch(np.array([cards[:holes]]), np.array([cards[holes:]]))
+
+
+def test_rank_omaha_batch_of_no_hands_is_empty() -> None:
+    empty = rank_omaha_batch(np.zeros((0, 4), dtype=np.int8), np.zeros((0, 5), dtype=np.int8))
+    assert empty.shape == (0,) and empty.dtype == np.uint16
 
 
 def test_hand_value_repr_shows_rank_name_and_cards() -> None:

@@ -93,8 +93,9 @@ def just_outside(hand: Hand, menu: ActionMenu) -> list[Action]:
         outside.append(Draw(seat))
     else:
         hole = hand.holes[hand.position[seat]]
-        strangers = [c for c in hand.deck.cards if c not in hole][:1]
-        outside.append(Draw(seat, tuple(strangers)))
+        every = [Card.die(f) for f in range(1, 7)] if hand.game.deck.dice else hand.deck.cards
+        stranger = next(c for c in every if c not in hole)  # five dice miss a face
+        outside.append(Draw(seat, (stranger,)))
     if menu.can_raise:
         if menu.min_raise_to > 1:
             outside.append(BetOrRaiseTo(seat, menu.min_raise_to - 1))

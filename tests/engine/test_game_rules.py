@@ -325,8 +325,7 @@ def test_t4_in_razz_the_lowest_hand_showing_acts_first() -> None:
     holes = ["Ks Qs 8c 7h 2h 3s 3c", "Kh Qh 9c Ah 4s 3h Jd", "Kd Qd Tc 6c 7s 6s Td"]
     h, _ = stud_hand("razz", holes)
     act(h, "2 b", "0 c", "1 c")  # fourth street: 8c 7h, 9c Ah, Tc 6c
-    assert h.seat_to_act == 0  # eight-seven beats nine-ace... no: nine-ace is 9-high
-    # (8-7 is lower than 9-A: the highest card decides first)
+    assert h.seat_to_act == 0  # eight-seven is the lowest: the highest card decides first
 
 
 def test_t5_eight_players_to_seventh_street_share_a_common_card() -> None:
@@ -428,7 +427,9 @@ def test_x3_when_the_deck_runs_out_the_discards_are_reshuffled_not_the_drawers_o
             else:
                 log += h.apply(CheckOrCall(seat))
         runs.append(log)
-        assert h.dealer.reshuffles >= 1  # 30 dealt, then 90 drawn from 22 left and discards
+        assert (
+            h.dealer is not None and h.dealer.reshuffles >= 1
+        )  # 30 dealt, then 90 drawn from 22 left and discards
     assert runs[0] == runs[1]  # the reshuffle is fixed by the deck: replays are exact
 
 
@@ -619,3 +620,13 @@ def test_p1_poker_dice_are_rolled_in_the_open_and_rerolled_twice() -> None:
     drawn = [e for e in h.log if isinstance(e, CardsDrawn)][-1]
     assert drawn.face_up and redact(drawn, 1).drawn == parse_dice("66")  # everyone sees dice
     assert sorted(c.face for c in h.holes[0]) == [6, 6, 6, 6, 6]  # type: ignore[type-var]
+
+
+def test_t4_in_razz_a_pair_showing_beats_two_pair() -> None:
+    # Sixth street: 7d Jd Jh 4c (a pair of jacks) against 5d 5h 4h 4d (two pair): the
+    # pair is the better low and acts first, though its cards are higher.
+    holes = ["3d 7c 7d Jd Jh 4c Th", "8s 7h 5d 5h 4h 4d Jc"]
+    h, _ = stud_hand("razz", holes)
+    act(h, "0 b", "1 c", "0 c", "1 c")  # fourth street: J-7 beats 5-5
+    act(h, "1 c", "0 c")  # fifth: 5-5-4 beats J-J-7
+    assert h.seat_to_act == 0  # sixth: one pair beats two pair
