@@ -2,11 +2,17 @@
 
 The public API is exactly ``__all__``; bots, tools and the server import from here.
 
->>> from engine import evaluate, compare
+>>> from engine import evaluate, compare, rate
 >>> str(evaluate("As Ks Qs Js Ts 2c 3d"))
 'Royal Flush'
 >>> compare("2H 2D AH KC 3D", "4H 4C JC TC 3H")
 'LOSE'
+>>> rate("Ad 2d 7c 7s", "3s 4h 7d Kd 9s", game="plo8").describe()
+'high: Three of a Kind, Sevens, King-Nine kickers; low: Seven-Four-Three-Two-Ace'
+
+Every game the engine plays is a value of :class:`Game` (:data:`GAMES` has the presets,
+:func:`game` finds one by key or PHH code); a :class:`TableConfig` names the one a table
+plays. Defining a new game takes :mod:`engine.games` and :mod:`engine.ranking`.
 
 Only the cards, the evaluator and equity load with the package: a command that names a
 hand needs nothing else. The table, hands, events and histories load when first named
@@ -18,7 +24,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import Card, Rank, Suit, parse_cards
+from engine.cards import Card, Rank, Suit, parse_cards, parse_dice
 
 # Eager, not lazy, because ``equity`` names both a submodule and its function: importing
 # the submodule binds ``engine.equity`` to the module, so the function must be bound
@@ -36,15 +42,25 @@ from engine.errors import (
     SeatingError,
     UnsupportedHistoryError,
 )
-from engine.evaluator import HandCategory, HandValue, Outcome, compare, evaluate, rank7, rank_batch
+from engine.evaluator import (
+    HandCategory,
+    HandValue,
+    Outcome,
+    compare,
+    evaluate,
+    rank7,
+    rank_batch,
+    rank_omaha_batch,
+)
 
 if TYPE_CHECKING:
     from engine import history
-    from engine.actions import Action, ActionMenu, BetOrRaiseTo, CheckOrCall, Fold
-    from engine.deck import Deck
+    from engine.actions import Action, ActionMenu, BetOrRaiseTo, BringIn, CheckOrCall, Draw, Fold
+    from engine.deck import Deck, DeckSpec
     from engine.events import (
         ActionTaken,
         BoardDealt,
+        CardsDrawn,
         CardsMucked,
         CardsShown,
         Event,
@@ -59,16 +75,20 @@ if TYPE_CHECKING:
         PotAwarded,
         Street,
         UncalledBetReturned,
+        UpCardsDealt,
         redact,
     )
+    from engine.games import GAMES, Game, game
     from engine.hand import Hand, HandSetup
+    from engine.rating import Rating, contest, rate
     from engine.rules import AnteKind, ButtonRule, TableConfig
     from engine.table import SeatView, Table, TableView
 
 # The modules that define the names loaded on first use (the imports above, which only
 # type checkers see), searched in this order: a module's ``__all__`` says what it has.
 _LAZY_MODULES = (
-    "engine.actions", "engine.deck", "engine.events", "engine.rules", "engine.hand", "engine.table",
+    "engine.actions", "engine.deck", "engine.events", "engine.games", "engine.rules",
+    "engine.hand", "engine.table", "engine.rating",
 )  # fmt: skip
 
 # Defined for the interpreter only: a type checker that saw a module ``__getattr__``
@@ -91,24 +111,30 @@ if not TYPE_CHECKING:
 
 
 __all__ = [
+    "GAMES",
     "Action",
     "ActionMenu",
     "ActionTaken",
     "AnteKind",
     "BetOrRaiseTo",
     "BoardDealt",
+    "BringIn",
     "ButtonRule",
     "Card",
+    "CardsDrawn",
     "CardsMucked",
     "CardsShown",
     "CheckOrCall",
     "Deck",
+    "DeckSpec",
+    "Draw",
     "DuplicateCardError",
     "EngineError",
     "Equity",
     "Event",
     "Fold",
     "ForcedBetPosted",
+    "Game",
     "Hand",
     "HandCategory",
     "HandEnded",
@@ -129,6 +155,7 @@ __all__ = [
     "PlayerStood",
     "PotAwarded",
     "Rank",
+    "Rating",
     "SeatView",
     "SeatingError",
     "Street",
@@ -138,12 +165,18 @@ __all__ = [
     "TableView",
     "UncalledBetReturned",
     "UnsupportedHistoryError",
+    "UpCardsDealt",
     "compare",
+    "contest",
     "equity",
     "evaluate",
+    "game",
     "history",
     "parse_cards",
+    "parse_dice",
     "rank7",
     "rank_batch",
+    "rank_omaha_batch",
+    "rate",
     "redact",
 ]

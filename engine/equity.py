@@ -19,8 +19,9 @@ import functools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Literal, TypeAlias
+from typing import TYPE_CHECKING, Final, Literal, TypeAlias, cast
 
+from engine import games
 from engine.cards import Card, to_cards
 from engine.errors import InvalidHandError
 from engine.evaluator import (
@@ -42,6 +43,10 @@ __all__ = ["Equity", "Game", "equity"]
 
 CardsLike = str | Iterable[Card | str | int]
 Game = Literal["holdem", "omaha"]
+"""The two games of the batch paths; any board game of :mod:`engine.games` plays too."""
+SCALAR_EXACT_LIMIT: Final = 500_000
+"""Other board games rank hand by hand: enumerate exactly up to this many evaluations."""
+SCALAR_SAMPLES: Final = 20_000
 
 # Enumerate exactly by default when it takes at most this many hand evaluations
 # (heads-up preflop is 2 x 1,712,304 in hold'em, 2 x 1,086,008 in Omaha).
@@ -104,7 +109,7 @@ def equity(
     board: CardsLike = (),
     dead: CardsLike = (),
     *,
-    game: Game | None = None,
+    game: Game | games.Game | str | None = None,
     exact: bool | None = None,
     samples: int | None = None,
     seed: int | None = None,
@@ -113,7 +118,10 @@ def equity(
 
     ``game`` is ``"holdem"`` (two-card hands) or ``"omaha"`` (four-card hands; five- and
     six-card Omaha too; each hand uses exactly two hole cards and three board cards); left
-    ``None``, it follows the first hand's size: two cards hold'em, four to six Omaha. All
+    ``None``, it follows the first hand's size: two cards hold'em, four to six Omaha. Any
+    other board game of :mod:`engine.games` (a :class:`engine.games.Game` or its key: short
+    deck, Omaha hi-lo, hold'em with jokers) ranks hand by hand with the game's rankings
+    (:func:`_board_game_equity`); hold'em and Omaha high keys take the fast paths. All
     hands have the same size. ``board`` holds 0 to 5 cards already dealt; ``dead`` cards
     are out of the deck. With ``exact=None`` the boards are enumerated when that costs at
     most :data:`EXACT_LIMIT` evaluations and no ``samples`` were asked for; otherwise
@@ -122,10 +130,12 @@ def equity(
     """
     import numpy as np  # noqa: PLC0415  (on first use: the hand tools never need it)
 
+    if game is not None and game not in _HOLE_CARDS:
+        return _board_game_equity(hands, board, dead, game, exact=exact, samples=samples, seed=seed)
     holes = [to_cards(h) for h in hands]
     if len(holes) < 2:
         raise InvalidHandError(f"equity needs at least 2 hands, got {len(holes)}")
-    game = _game_of(holes, game)
+    game = _game_of(holes, cast("Game | None", game))
     board_cards = to_cards(board)
     if len(board_cards) > 5:
         raise InvalidHandError(f"a board has at most 5 cards, got {len(board_cards)}")
@@ -276,3 +286,82 @@ def _chunks_random(
             else np.zeros((n, 0), dtype=np.int64)
         )
         yield remaining.take(picks)
+
+
+def _board_game_equity(
+    hands: Sequence[CardsLike],
+    board: CardsLike,
+    dead: CardsLike,
+    which: games.Game | str,
+    *,
+    exact: bool | None,
+    samples: int | None,
+    seed: int | None,
+) -> tuple[Equity, ...]:
+    """Equity in any board game, hand by hand with the game's rankings: each board's pot
+    (each half of it, in a split game) goes to the best hands, shared on a tie. ``wins``
+    counts boards a hand takes the whole pot alone, ``ties`` boards it takes a part of it;
+    ``equity`` is its expected share of the pot."""
+    import random  # noqa: PLC0415  (a seeded generator of our own, for Monte Carlo boards)
+
+    from engine.rating import read_cards  # noqa: PLC0415  (the rating loads the games)
+
+    g = which if isinstance(which, games.Game) else games.game(which)
+    if g.hands == (games.GAMES["nlhe"].hands) and g.deck is games.NLHE.deck and g.hole_cards == 2:
+        return equity(hands, board, dead, game="holdem", exact=exact, samples=samples, seed=seed)
+    if g.hands == games.GAMES["plo"].hands:
+        return equity(hands, board, dead, game="omaha", exact=exact, samples=samples, seed=seed)
+    if not g.board_cards or g.draws or g.up_cards:
+        raise InvalidHandError(
+            f"equity is for board games (hold'em, Omaha, short deck); not {g.name}"
+        )
+    if samples is not None and samples < 1:
+        raise InvalidHandError(f"samples must be positive, got {samples!r}")
+    holes = [read_cards(g, h, f"hand {i}") for i, h in enumerate(hands, start=1)]
+    if len(holes) < 2:
+        raise InvalidHandError(f"equity needs at least 2 hands, got {len(holes)}")
+    for i, hole in enumerate(holes, start=1):
+        if len(hole) != g.hole_cards:
+            raise InvalidHandError(f"hand {i} has {len(hole)} cards; {g.name} deals {g.hole_cards}")
+    fixed = read_cards(g, board, "board")
+    if len(fixed) > g.board_cards:
+        raise InvalidHandError(f"a {g.name} board has at most {g.board_cards} cards")
+    used = to_cards([c for h in holes for c in h] + list(fixed) + list(to_cards(dead)))
+    remaining = [c.code for c in g.deck.cards if c not in set(used)]
+    missing = g.board_cards - len(fixed)
+    total = math.comb(len(remaining), missing)
+    if exact is None:
+        exact = samples is None and total * len(holes) <= SCALAR_EXACT_LIMIT
+    if exact:
+        from itertools import combinations  # noqa: PLC0415
+
+        runouts: Iterable[tuple[int, ...]] = combinations(remaining, missing)
+        boards = total
+    else:
+        boards = samples or SCALAR_SAMPLES
+        rng = random.Random(seed)
+        runouts = (tuple(rng.sample(remaining, missing)) for _ in range(boards))
+    codes = [[c.code for c in h] for h in holes]
+    base = [c.code for c in fixed]
+    n = len(holes)
+    wins, ties, shares = [0] * n, [0] * n, [0.0] * n
+    for runout in runouts:
+        full = [*base, *runout]
+        pot = [0.0] * n
+        halves = [(r, [r.rank(h, full) for h in codes]) for r in g.hands]
+        low = halves[1][1] if len(halves) == 2 and any(halves[1][1]) else None
+        for r, values in halves if low is not None else halves[:1]:
+            top = max(values)
+            winners = [i for i, v in enumerate(values) if v == top and (v or not r.low)]
+            for i in winners:
+                pot[i] += (0.5 if low is not None else 1.0) / len(winners)
+        for i, share in enumerate(pot):
+            shares[i] += share
+            if share == 1.0:
+                wins[i] += 1
+            elif share:
+                ties[i] += 1
+    return tuple(
+        Equity(hand=h, wins=w, ties=t, boards=boards, equity=s / boards, exact=exact)
+        for h, w, t, s in zip(holes, wins, ties, shares, strict=True)
+    )

@@ -11,6 +11,9 @@ ALLOWED_IMPORTS = {
     "__future__", "argparse", "array", "bisect", "collections", "copy", "dataclasses", "datetime",
     "decimal", "enum", "functools", "importlib", "itertools", "json", "math", "numpy",
     "pathlib", "random", "re", "sys", "tomllib", "typing",
+    # hashlib: a draw's reshuffle orders the discards by a keyed hash of the deck (dealing.py);
+    # lzma and mmap: the evaluator's Omaha tables, shipped compressed, read once.
+    "hashlib", "lzma", "mmap",
 }  # fmt: skip
 
 
@@ -23,12 +26,15 @@ def test_all_names_exist_and_are_sorted() -> None:
 def test_public_api() -> None:
     assert set(engine.__all__) == {
         # cards, evaluation, equity
-        "Card", "Rank", "Suit", "parse_cards", "evaluate", "compare", "HandValue",
-        "HandCategory", "Outcome", "rank7", "rank_batch", "equity", "Equity",
+        "Card", "Rank", "Suit", "parse_cards", "parse_dice", "evaluate", "compare", "HandValue",
+        "HandCategory", "Outcome", "rank7", "rank_batch", "rank_omaha_batch", "equity", "Equity",
+        # games: every game as a value, and its hands named and compared
+        "Game", "GAMES", "game", "DeckSpec", "rate", "contest", "Rating",
         # the table: configuration, actions in, events out, views
         "TableConfig", "AnteKind", "ButtonRule", "Deck", "Table", "TableView", "SeatView",
         "Hand", "HandSetup", "Action", "ActionMenu", "Fold", "CheckOrCall", "BetOrRaiseTo",
-        "Event", "Street", "redact", "HandStarted", "ForcedBetPosted", "HoleCardsDealt",
+        "BringIn", "Draw", "Event", "Street", "redact", "HandStarted", "ForcedBetPosted",
+        "HoleCardsDealt", "UpCardsDealt", "CardsDrawn",
         "ActionTaken", "BoardDealt", "UncalledBetReturned", "CardsShown", "CardsMucked",
         "PotAwarded", "HandEnded", "PlayerSat", "PlayerStood", "PlayerSatOut", "PlayerSatIn",
         # hand histories

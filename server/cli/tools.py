@@ -1,5 +1,10 @@
 """The hand tools: ``pokerroom eval``, ``compare``, ``showdown``, ``equity``, ``replay`` and
-``demo``. Pure computation on the engine; nothing is stored."""
+``demo``. Pure computation on the engine; nothing is stored.
+
+Without ``--game`` the first four name and compare best-five high hands, as ever. With
+``--game`` (a preset key such as ``plo8`` or ``dice``, or a PHH code such as ``FO/8``) they
+take the game's own hands: its hole cards, a ``--board`` where it has one, and each of its
+rankings (high and low in a split game)."""
 
 from __future__ import annotations
 
@@ -33,7 +38,57 @@ def _value_json(value: HandValue) -> dict[str, Any]:
     }
 
 
+def _game(args: argparse.Namespace) -> engine.Game | None:
+    if args.game is None:
+        return None
+    try:
+        return engine.game(args.game)
+    except EngineError as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def _rating_json(rating: engine.Rating) -> dict[str, Any]:
+    halves = ("high", "low") if len(rating.values) == 2 else ("hand",)
+    return {
+        "game": rating.game.key,
+        "description": rating.describe(),
+        **{
+            half: {
+                "description": name,
+                "value": value,
+                "best": [str(c) for c in best],
+                "ranking": ranking.name,
+            }
+            for half, name, value, best, ranking in zip(
+                halves, rating.names, rating.values, rating.best, rating.game.hands, strict=True
+            )
+        },
+    }
+
+
+def _rating_text(rating: engine.Rating) -> str:
+    """The hand in words; under each ranking, the cards that play and the rank."""
+    lines = []
+    split = len(rating.values) == 2
+    for half, name, value, best, ranking in zip(
+        ("high", "low"), rating.names, rating.values, rating.best, rating.game.hands, strict=False
+    ):
+        indent = "  " if split else ""
+        lines.append(f"{half}: {name}" if split else name)
+        if value:
+            lines.append(f"{indent}cards that play: {' '.join(map(str, best))}")
+        lines.append(f"{indent}rank: {value} ({ranking.name}; higher is better)")
+    return "\n".join(lines)
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
+    game = _game(args)
+    if game is not None:
+        rating = engine.rate(" ".join(args.cards), args.board or "", game=game)
+        emit(args, _rating_text(rating), _rating_json(rating))
+        return 0
+    if args.board:
+        raise UsageError("--board needs --game (without one, give all the cards)")
     value = evaluate(parse_cards(" ".join(args.cards)))
     text = (
         f"{value.describe()}\n"
@@ -46,6 +101,20 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    game = _game(args)
+    if game is not None:
+        board = args.board or ""
+        outcomes = engine.contest(args.hand_a, args.hand_b, board, game=game)
+        a, b = (
+            engine.rate(args.hand_a, board, game=game),
+            engine.rate(args.hand_b, board, game=game),
+        )
+        text = outcomes[0] if len(outcomes) == 1 else f"high: {outcomes[0]}, low: {outcomes[1]}"
+        data = {"result": list(outcomes), "hand_a": _rating_json(a), "hand_b": _rating_json(b)}
+        emit(args, text, data)
+        return 0
+    if args.board:
+        raise UsageError("--board needs --game (without one, give all the cards)")
     a, b = evaluate(parse_cards(args.hand_a)), evaluate(parse_cards(args.hand_b))
     outcome = compare(a, b)
     emit(args, outcome, {"result": outcome, "hand_a": _value_json(a), "hand_b": _value_json(b)})
@@ -58,15 +127,19 @@ def cmd_showdown(args: argparse.Namespace) -> int:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {name}: {exc}") from exc
+    game = _game(args)
     tally = {"WIN": 0, "LOSE": 0, "DRAW": 0}
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            cards = parse_cards(line)
-            if len(cards) != 10:
-                raise UsageError(f"expected 10 cards, got {len(cards)}")
-            tally[compare(cards[:5], cards[5:])] += 1
+            if game is None:
+                cards = parse_cards(line)
+                if len(cards) != 10:
+                    raise UsageError(f"expected 10 cards, got {len(cards)}")
+                tally[compare(cards[:5], cards[5:])] += 1
+            else:
+                tally[_pot_outcome(game, line)] += 1
         except (EngineError, UsageError) as exc:
             raise UsageError(f"{name}: line {number}: {exc}") from exc
     hands = sum(tally.values())
@@ -84,6 +157,19 @@ def cmd_showdown(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pot_outcome(game: engine.Game, line: str) -> str:
+    """A line of ``showdown --game``: ``hand | hand`` or ``hand | hand | board``. Who wins the
+    pot (a split game: both halves; one each is a draw)."""
+    parts = [p.strip() for p in line.split("|")]
+    if len(parts) not in (2, 3):
+        raise UsageError("expected 'first hand | second hand', then '| board' in a board game")
+    board = parts[2] if len(parts) == 3 else ""
+    outcomes = engine.contest(parts[0], parts[1], board, game=game)
+    if len(set(outcomes)) == 1:
+        return outcomes[0]
+    return "DRAW" if set(outcomes) == {"WIN", "LOSE"} else next(o for o in outcomes if o != "DRAW")
+
+
 def cmd_equity(args: argparse.Namespace) -> int:
     if args.samples is not None and args.exact:
         raise UsageError("--exact and --samples exclude each other")
@@ -91,6 +177,7 @@ def cmd_equity(args: argparse.Namespace) -> int:
         [parse_cards(h) for h in args.hands],
         board=parse_cards(args.board or ""),
         dead=parse_cards(args.dead or ""),
+        game=_game(args),
         exact=True if args.exact else None,
         samples=args.samples,
         seed=args.seed,
@@ -102,10 +189,11 @@ def cmd_equity(args: argparse.Namespace) -> int:
         else f"Monte Carlo, {first.boards:,} boards"
         + (f", seed {args.seed}" if args.seed is not None else "")
     )
-    lines = [f"{'hand':<6} {'win':>8} {'tie':>8} {'equity':>8}   ({how})"]
+    width = max(6, *(2 * len(r.hand) for r in results))
+    lines = [f"{'hand':<{width}} {'win':>8} {'tie':>8} {'equity':>8}   ({how})"]
     for r in results:
         hand = "".join(map(str, r.hand))
-        lines.append(f"{hand:<6} {r.win_share:8.3%} {r.tie_share:8.3%} {r.equity:8.3%}")
+        lines.append(f"{hand:<{width}} {r.win_share:8.3%} {r.tie_share:8.3%} {r.equity:8.3%}")
     data = {
         "exact": first.exact,
         "boards": first.boards,
@@ -188,15 +276,26 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     def add(name: str, func: Command) -> argparse.ArgumentParser:
         return add_command(sub, name, func)
 
+    game_help = (
+        "a game: a preset (nlhe, plo, plo8, stud, razz, 27td, badugi, dice, ...) or PHH code"
+    )
     p = add("eval", cmd_eval)
-    p.add_argument("cards", nargs="+", help="cards, e.g. As Ks Qs Js Ts 2c 3d")
+    p.add_argument("cards", nargs="+", help="cards, e.g. As Ks Qs Js Ts 2c 3d (dice: 66612)")
+    p.add_argument("--game", help=game_help)
+    p.add_argument("--board", help="with --game: the board, e.g. 'Ah 7c 2d Kd 9s'")
     p = add("compare", cmd_compare)
     p.add_argument("hand_a", help='first hand, e.g. "2H 2D AH KC 3D"')
     p.add_argument("hand_b", help="second hand")
+    p.add_argument("--game", help=game_help)
+    p.add_argument("--board", help="with --game: the board the two hands share")
     p = add("showdown", cmd_showdown)
     p.add_argument("file", help="the file, or - for standard input")
+    p.add_argument(
+        "--game", help=game_help + "; lines are then 'hand | hand' or 'hand | hand | board'"
+    )
     p = add("equity", cmd_equity)
-    p.add_argument("hands", nargs="+", help="two-card hands, e.g. AhKh QsQd")
+    p.add_argument("hands", nargs="+", help="hands, e.g. AhKh QsQd, or Omaha's AsAdKhQc")
+    p.add_argument("--game", help="a board game: hold'em, Omaha (high or hi-lo), short deck")
     p.add_argument("--board", help="board cards already dealt, e.g. 'Ah 7c 2d'")
     p.add_argument("--dead", help="cards known to be out of the deck")
     p.add_argument("--exact", action="store_true", help="enumerate every board")
