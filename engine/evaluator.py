@@ -44,6 +44,7 @@ from engine.hand_classes import (
     HandCategory,
     HandClass,
     flush_class,
+    name_class,
     rank_class,
 )
 
@@ -520,31 +521,7 @@ class HandValue:
 
     def describe(self) -> str:
         """The hand in words, e.g. ``'Full House, Kings over Fives'``."""
-        r = self.ranks
-        names = "-".join(x.noun for x in r)
-        match self.category:
-            case HandCategory.ROYAL_FLUSH:
-                return "Royal Flush"
-            case HandCategory.STRAIGHT_FLUSH | HandCategory.STRAIGHT:
-                return f"{self.category}, {r[0].noun} high"
-            case HandCategory.FOUR_OF_A_KIND:
-                return f"Four of a Kind, {r[0].plural}, {r[1].noun} kicker"
-            case HandCategory.FULL_HOUSE:
-                return f"Full House, {r[0].plural} over {r[1].plural}"
-            case HandCategory.FLUSH:
-                return f"Flush, {names}"
-            case HandCategory.THREE_OF_A_KIND:
-                return f"Three of a Kind, {r[0].plural}, {_kickers(r[1:])}"
-            case HandCategory.TWO_PAIR:
-                return f"Two Pair, {r[0].plural} and {r[1].plural}, {_kickers(r[2:])}"
-            case HandCategory.ONE_PAIR:
-                return f"One Pair, {r[0].plural}, {_kickers(r[1:])}"
-            case _:
-                return f"High Card, {names}"
-
-
-def _kickers(ranks: tuple[Rank, ...]) -> str:
-    return "-".join(r.noun for r in ranks) + (" kicker" if len(ranks) == 1 else " kickers")
+        return name_class(self.category, self.ranks)
 
 
 def evaluate(cards: str | Iterable[Card | str | int]) -> HandValue:

@@ -11,10 +11,12 @@ table builder :mod:`engine.tablegen` both derive from it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from enum import IntEnum
 from itertools import combinations
 from typing import Final
+
+from engine.cards import Rank
 
 __all__ = [
     "CARD_KEYS",
@@ -24,7 +26,9 @@ __all__ = [
     "HandCategory",
     "HandClass",
     "all_classes",
+    "five_card_keys",
     "flush_class",
+    "name_class",
     "rank_class",
 ]
 
@@ -136,3 +140,63 @@ def all_classes() -> list[HandClass]:
 
 
 CLASS_RANK: Final[dict[HandClass, int]] = {c: i for i, c in enumerate(all_classes(), start=1)}
+
+
+_GROUPS: Final = {
+    HandCategory.ONE_PAIR: (2, 1, 1, 1),
+    HandCategory.TWO_PAIR: (2, 2, 1),
+    HandCategory.THREE_OF_A_KIND: (3, 1, 1),
+    HandCategory.FULL_HOUSE: (3, 2),
+    HandCategory.FOUR_OF_A_KIND: (4, 1),
+}
+
+
+def five_card_keys() -> Iterator[tuple[int, bool, int, HandCategory]]:
+    """Each five-card class as (the sum of its five cards' rank keys, whether its cards
+    share a suit, its rank on rank7's scale, its category): what a table of five-card
+    hands by key sum is built from (Omaha's and the joker evaluators')."""
+    for (category, decisive), rank in CLASS_RANK.items():
+        ranks = decisive
+        if category in (HandCategory.STRAIGHT, HandCategory.STRAIGHT_FLUSH):
+            top = decisive[0]
+            ranks = (3, 2, 1, 0, 12) if top == 3 else tuple(range(top, top - 5, -1))
+        groups = _GROUPS.get(category, (1, 1, 1, 1, 1))
+        key = sum(RANK_KEYS[r] * n for r, n in zip(ranks, groups, strict=True))
+        yield key, category in (HandCategory.FLUSH, HandCategory.STRAIGHT_FLUSH), rank, category
+
+
+def name_class(category: HandCategory, ranks: Sequence[Rank], *, high: str = "High Card, ") -> str:
+    """A hand class in words, e.g. ``'Full House, Kings over Fives'``; ``ranks`` are the
+    deciding ranks, most significant first. Five unpaired cards are ``high`` and their
+    ranks (lowball names them without it).
+
+    >>> name_class(HandCategory.TWO_PAIR, [Rank.ACE, Rank.NINE, Rank.QUEEN])
+    'Two Pair, Aces and Nines, Queen kicker'
+    """
+    r = ranks
+    names = "-".join(x.noun for x in r)
+    match category:
+        case HandCategory.ROYAL_FLUSH:
+            return "Royal Flush"
+        case HandCategory.STRAIGHT_FLUSH if r[0] is Rank.ACE:
+            return "Royal Flush"
+        case HandCategory.STRAIGHT_FLUSH | HandCategory.STRAIGHT:
+            return f"{category}, {r[0].noun} high"
+        case HandCategory.FOUR_OF_A_KIND:
+            return f"Four of a Kind, {r[0].plural}, {r[1].noun} kicker"
+        case HandCategory.FULL_HOUSE:
+            return f"Full House, {r[0].plural} over {r[1].plural}"
+        case HandCategory.FLUSH:
+            return f"Flush, {names}"
+        case HandCategory.THREE_OF_A_KIND:
+            return f"Three of a Kind, {r[0].plural}, {_kickers(r[1:])}"
+        case HandCategory.TWO_PAIR:
+            return f"Two Pair, {r[0].plural} and {r[1].plural}, {_kickers(r[2:])}"
+        case HandCategory.ONE_PAIR:
+            return f"One Pair, {r[0].plural}, {_kickers(r[1:])}"
+        case _:
+            return f"{high}{names}"
+
+
+def _kickers(ranks: Sequence[Rank]) -> str:
+    return "-".join(r.noun for r in ranks) + (" kicker" if len(ranks) == 1 else " kickers")

@@ -50,7 +50,14 @@ from typing import Final, Literal, get_args
 
 from engine.cards import Card, Rank, to_cards
 from engine.errors import InvalidHandError
-from engine.hand_classes import CARD_KEYS, CLASS_RANK, RANK_KEYS, HandCategory, HandClass
+from engine.hand_classes import (
+    CARD_KEYS,
+    CLASS_RANK,
+    RANK_KEYS,
+    HandCategory,
+    HandClass,
+    name_class,
+)
 
 __all__ = [
     "LowGame",
@@ -106,34 +113,7 @@ def _arrange(
 def _name(category: HandCategory, ranks: Sequence[Rank]) -> str:
     """A hand class in words, as :meth:`engine.evaluator.HandValue.describe` names it,
     except that an unpaired low hand is just its ranks, e.g. ``'Seven-Five-Four-Three-Two'``."""
-    r = ranks
-    names = "-".join(x.noun for x in r)
-    match category:
-        case HandCategory.STRAIGHT_FLUSH if r[0] is Rank.ACE:
-            return "Royal Flush"
-        case HandCategory.STRAIGHT_FLUSH | HandCategory.STRAIGHT:
-            return f"{category}, {r[0].noun} high"
-        case HandCategory.FOUR_OF_A_KIND:
-            return f"Four of a Kind, {r[0].plural}, {r[1].noun} kicker"
-        case HandCategory.FULL_HOUSE:
-            return f"Full House, {r[0].plural} over {r[1].plural}"
-        case HandCategory.FLUSH:
-            return f"Flush, {names}"
-        case HandCategory.THREE_OF_A_KIND:
-            return f"Three of a Kind, {r[0].plural}, {_kickers(r[1:])}"
-        case HandCategory.TWO_PAIR:
-            return f"Two Pair, {r[0].plural} and {r[1].plural}, {_kickers(r[2:])}"
-        case HandCategory.ONE_PAIR:
-            return f"One Pair, {r[0].plural}, {_kickers(r[1:])}"
-        case _:
-            return names
-
-
-def _kickers(ranks: Sequence[Rank]) -> str:
-    return "-".join(r.noun for r in ranks) + (" kicker" if len(ranks) == 1 else " kickers")
-
-
-# ---------------------------------------------------------------------------- ace-to-five
+    return name_class(category, ranks, high="")
 
 
 def _a5_class(lows: Sequence[int]) -> HandClass:

@@ -31,7 +31,7 @@ from typing import Final
 from engine.cards import Card, to_cards
 from engine.errors import DuplicateCardError, InvalidHandError
 from engine.evaluator import describe_rank, evaluate
-from engine.hand_classes import CARD_KEYS, CLASS_RANK, RANK_KEYS, HandCategory
+from engine.hand_classes import CARD_KEYS, five_card_keys
 from engine.lowball import describe_eight_low, rank_eight_low
 
 __all__ = [
@@ -49,29 +49,12 @@ _FLUSH_FLAG: Final = 1 << 23  # above any sum of five rank keys
 # _FLUSH5[low byte of the sum of five card keys]: _FLUSH_FLAG if the five share a suit (the
 # suit keys 0, 1, 24, 33 times five; no other five suits sum to these).
 _FLUSH5: Final = [_FLUSH_FLAG if byte in {0, 5, 120, 165} else 0 for byte in range(256)]
-_GROUPS: Final = {
-    HandCategory.ONE_PAIR: (2, 1, 1, 1),
-    HandCategory.TWO_PAIR: (2, 2, 1),
-    HandCategory.THREE_OF_A_KIND: (3, 1, 1),
-    HandCategory.FULL_HOUSE: (3, 2),
-    HandCategory.FOUR_OF_A_KIND: (4, 1),
-}
 
 
 def _build_high5() -> dict[int, int]:
     """Rank (on rank7's scale) of five cards by the sum of their rank keys, plus
     _FLUSH_FLAG if they share a suit; read off the 7,462 hand classes."""
-    table: dict[int, int] = {}
-    for (category, decisive), rank in CLASS_RANK.items():
-        ranks = decisive
-        if category in (HandCategory.STRAIGHT, HandCategory.STRAIGHT_FLUSH):
-            top = decisive[0]
-            ranks = (3, 2, 1, 0, 12) if top == 3 else tuple(range(top, top - 5, -1))
-        groups = _GROUPS.get(category, (1, 1, 1, 1, 1))
-        key = sum(RANK_KEYS[r] * n for r, n in zip(ranks, groups, strict=True))
-        suited = category in (HandCategory.FLUSH, HandCategory.STRAIGHT_FLUSH)
-        table[key | (_FLUSH_FLAG if suited else 0)] = rank
-    return table
+    return {key | (_FLUSH_FLAG if suited else 0): rank for key, suited, rank, _ in five_card_keys()}
 
 
 _HIGH5: Final = _build_high5()

@@ -39,7 +39,13 @@ from typing import Final
 from engine.cards import Card, Rank, to_cards
 from engine.errors import InvalidHandError
 from engine.evaluator import describe_rank, evaluate, rank7
-from engine.hand_classes import CARD_KEYS, CLASS_RANK, RANK_KEYS, SUIT_KEYS, HandCategory
+from engine.hand_classes import (
+    CARD_KEYS,
+    RANK_KEYS,
+    SUIT_KEYS,
+    HandCategory,
+    five_card_keys,
+)
 
 __all__ = [
     "JOKERS",
@@ -69,13 +75,6 @@ _FLUSH_CATEGORIES: Final = (
     HandCategory.STRAIGHT_FLUSH,
     HandCategory.ROYAL_FLUSH,
 )
-_GROUPS: Final = {
-    HandCategory.ONE_PAIR: (2, 1, 1, 1),
-    HandCategory.TWO_PAIR: (2, 2, 1),
-    HandCategory.THREE_OF_A_KIND: (3, 1, 1),
-    HandCategory.FULL_HOUSE: (3, 2),
-    HandCategory.FOUR_OF_A_KIND: (4, 1),
-}
 
 
 def _build_standard() -> tuple[dict[int, int], list[HandCategory]]:
@@ -83,14 +82,7 @@ def _build_standard() -> tuple[dict[int, int], list[HandCategory]]:
     share a suit), read off the 7,462 classes; and the category of each rank."""
     table: dict[int, int] = {}
     category_of = [HandCategory.HIGH_CARD] * (FIVE_OF_A_KIND + 13)
-    for (category, decisive), rank in CLASS_RANK.items():
-        ranks = decisive
-        if category in (HandCategory.STRAIGHT, HandCategory.STRAIGHT_FLUSH):
-            top = decisive[0]
-            ranks = (3, 2, 1, 0, 12) if top == 3 else tuple(range(top, top - 5, -1))
-        groups = _GROUPS.get(category, (1, 1, 1, 1, 1))
-        key = sum(RANK_KEYS[r] * n for r, n in zip(ranks, groups, strict=True))
-        suited = category in (HandCategory.FLUSH, HandCategory.STRAIGHT_FLUSH)
+    for key, suited, rank, category in five_card_keys():
         table[key | (_SUITED if suited else 0)] = rank
         category_of[rank] = category
     return table, category_of
