@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal, TypeAlias, cast
 
-from engine import games
 from engine.cards import Card, to_cards
 from engine.errors import InvalidHandError
 from engine.evaluator import (
@@ -38,6 +37,8 @@ from engine.evaluator import (
 if TYPE_CHECKING:  # numpy loads when equity runs, not with the engine
     import numpy as np
     import numpy.typing as npt
+
+    from engine import games
 
 __all__ = ["Equity", "Game", "equity"]
 
@@ -91,8 +92,6 @@ def _game_of(holes: Sequence[tuple[Card, ...]], game: Game | None) -> Game:
             raise InvalidHandError(
                 f"hand 1 has {first} cards; a hold'em hand has 2, an omaha hand 4, 5 or 6"
             )
-    elif game not in _HOLE_CARDS:
-        raise InvalidHandError(f"game must be 'holdem' or 'omaha', got {game!r}")
     for i, hole in enumerate(holes, start=1):
         if len(hole) not in _HOLE_CARDS[game]:
             rule = "a hold'em hand has 2" if game == "holdem" else "an omaha hand has 4, 5 or 6"
@@ -304,7 +303,8 @@ def _board_game_equity(
     ``equity`` is its expected share of the pot."""
     import random  # noqa: PLC0415  (a seeded generator of our own, for Monte Carlo boards)
 
-    from engine.rating import read_cards  # noqa: PLC0415  (the rating loads the games)
+    from engine import games  # noqa: PLC0415  (the games load the tables: not for hold'em)
+    from engine.rating import read_cards  # noqa: PLC0415
 
     g = which if isinstance(which, games.Game) else games.game(which)
     if g.hands == (games.GAMES["nlhe"].hands) and g.deck is games.NLHE.deck and g.hole_cards == 2:

@@ -115,9 +115,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return 0
     if args.board:
         raise UsageError("--board needs --game (without one, give all the cards)")
-    a, b = evaluate(parse_cards(args.hand_a)), evaluate(parse_cards(args.hand_b))
-    outcome = compare(a, b)
-    emit(args, outcome, {"result": outcome, "hand_a": _value_json(a), "hand_b": _value_json(b)})
+    value_a, value_b = evaluate(parse_cards(args.hand_a)), evaluate(parse_cards(args.hand_b))
+    outcome = compare(value_a, value_b)
+    data = {"result": outcome, "hand_a": _value_json(value_a), "hand_b": _value_json(value_b)}
+    emit(args, outcome, data)
     return 0
 
 

@@ -59,6 +59,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
+from enum import IntEnum
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -109,7 +110,8 @@ _FORCED = {
     "blind": "Post Extra Blind",  # a live blind that is neither the small nor the big
 }
 _ACTIONS = {"fold": "Fold", "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise"}
-_STREETS = {
+# Keyed by IntEnum: events carry each game's own street enum; only hold'em's is exported.
+_STREETS: dict[IntEnum, str] = {
     Street.PREFLOP: "Preflop",
     Street.FLOP: "Flop",
     Street.TURN: "Turn",

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
+from enum import IntEnum
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.cards import Card
@@ -52,7 +53,12 @@ from server.export import HandInfo
 __all__ = ["hand_name", "render", "render_all"]
 
 _CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
-_STREET_NAMES = {Street.FLOP: "Flop", Street.TURN: "Turn", Street.RIVER: "River"}
+# Keyed by IntEnum: events carry each game's own street enum; only hold'em's is exported.
+_STREET_NAMES: dict[IntEnum, str] = {
+    Street.FLOP: "Flop",
+    Street.TURN: "Turn",
+    Street.RIVER: "River",
+}
 _CENT = Decimal("0.01")
 
 
@@ -98,6 +104,7 @@ def render_all(infos: Sequence[HandInfo]) -> str:
 def _low_to_high(value: HandValue) -> str:
     high = value.ranks[0]
     low = value.best_five[-1].rank  # the wheel's ace plays last
+    assert low is not None, "hold'em's cards are standard: no joker has a None rank"
     return f"{low.noun} to {high.noun}"
 
 
@@ -192,7 +199,7 @@ class _Player:
     small_blind: bool = False
     big_blind: bool = False
     put_money_in: bool = False  # a blind, call, bet or raise: not "(didn't bet)"
-    folded_on: Street | None = None
+    folded_on: IntEnum | None = None
     shown: bool = False
     won: int = 0
 
@@ -378,7 +385,7 @@ class _Renderer:
     @staticmethod
     def street_line(event: BoardDealt) -> str:
         before = event.board[: len(event.board) - len(event.cards)]
-        label = {Street.FLOP: "FLOP", Street.TURN: "TURN", Street.RIVER: "RIVER"}[event.street]
+        label = _STREET_NAMES[event.street].upper()
         if not before:
             return f"*** {label} *** {_cards(event.cards)}"
         return f"*** {label} *** {_cards(before)} {_cards(event.cards)}"

@@ -226,6 +226,8 @@ class Duo:
             elif isinstance(action, CheckOrCall):
                 self.state.check_or_call()
             else:
+                # No-limit hold'em has no bring-in and no draw: our hand refused those above.
+                assert isinstance(action, BetOrRaiseTo), action
                 self.state.complete_bet_or_raise_to(action.amount)
         self.sync()
         self.check_conservation()

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,7 +58,7 @@ class Spec:
     """One pokerkit game and how to make a state of it."""
 
     key: str  # our preset
-    kind: type[pk.Poker]
+    kind: Callable[..., pk.Poker]  # each game's constructor takes its own arguments
     players: tuple[int, int]
     fixed: bool
     blinds: bool = True
@@ -106,6 +107,7 @@ def new_hand(spec: Spec, rng: random.Random) -> Dealt:
     """A random table of ``spec``'s game, played to the end by random players."""
     n = rng.randint(*spec.players)
     u = UNIT
+    game: pk.Poker
     if spec.key == "kuhn":
         game = pk.KuhnPoker(AUTOMATIONS, True, u, u)
         stacks = [2 * u] * n

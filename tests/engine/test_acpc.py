@@ -15,6 +15,7 @@ from engine.actions import BetOrRaiseTo, CheckOrCall, Fold
 from engine.deck import Deck
 from engine.errors import InvalidConfigError
 from engine.games import GAMES
+from engine.rules import TableConfig
 from engine.table import Table
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "acpc"
@@ -99,14 +100,14 @@ def test_random_hands_play_as_universal_poker_plays_them(name: str) -> None:
 
 
 def play_ours(
-    gamedef: acpc.GameDef, config: object, betting: str, cards: str, menus: list[set[int]]
+    gamedef: acpc.GameDef, config: TableConfig, betting: str, cards: str, menus: list[set[int]]
 ) -> list[int]:
     """Our table plays the betting string with the same cards; each of our menus must
     offer what universal_poker offered. Returns each position's winnings."""
-    table = Table(config)  # type: ignore[arg-type]
+    table = Table(config)
     n = gamedef.num_players
     for seat in range(n):
-        table.sit_down(seat, config.min_buy_in)  # type: ignore[attr-defined]
+        table.sit_down(seat, config.min_buy_in)
     holes_text, *boards = cards.split("/")
     holes = [
         [gamedef.card(acpc_index(t[i : i + 2], gamedef)) for i in range(0, len(t), 2)]
@@ -117,28 +118,28 @@ def play_ours(
     ]
     # Our dealing order: a round of hole cards at a time by position, then the board.
     order = [holes[p][k] for k in range(gamedef.num_hole_cards) for p in range(n)] + board
-    table.start_hand(Deck.from_cards(order, config.game.deck))  # type: ignore[attr-defined]
+    table.start_hand(Deck.from_cards(order, config.game.deck))
     hand = table.hand
     assert hand is not None
     start = list(hand.setup.stacks)
     moves = re.findall(r"[fcr]\d*", betting.replace("/", ""))
     for i, move in enumerate(moves):
-        seat = table.to_act
-        assert seat is not None, f"we ended the hand before {move!r}"
-        menu = table.legal_actions(seat)
+        actor = table.to_act
+        assert actor is not None, f"we ended the hand before {move!r}"
+        menu = table.legal_actions(actor)
         assert menu is not None
         offered = {1} | ({0} if menu.can_fold else set()) | ({2} if menu.can_raise else set())
         assert offered >= menus[i] - {3}, (i, move, offered, menus[i])
         if move == "f":
-            table.apply(Fold(seat))
+            table.apply(Fold(actor))
         elif move == "c":
-            table.apply(CheckOrCall(seat))
+            table.apply(CheckOrCall(actor))
         else:  # ACPC: r<N> raises to N over the whole hand; ours, to a street total
-            p = hand.position[seat]
+            p = hand.position[actor]
             total = (
                 int(move[1:]) - (hand.totals[p] - hand.bets[p]) if move[1:] else menu.min_raise_to
             )
-            table.apply(BetOrRaiseTo(seat, total))
+            table.apply(BetOrRaiseTo(actor, total))
     assert hand.is_over
     return [hand.stacks[p] - start[p] for p in range(n)]
 

@@ -1,6 +1,5 @@
 import importlib
 from itertools import combinations
-from typing import Literal
 
 import pytest
 
@@ -175,11 +174,9 @@ def test_omaha_monte_carlo_is_reproducible_and_close_to_exact() -> None:
         (["AhKhQhJh", "2c2d3c3d"], "holdem", "hand 1 has 4 cards; a hold'em hand has 2"),
         (["AhKh", "2c2d"], "omaha", "hand 1 has 2 cards; an omaha hand has 4"),
         (["AhKhQhJhTh9h8h", "2c2d3c3d4c4d5c"], None, "hand 1 has 7 cards; a hold'em hand has 2,"),
-        (["AhKh", "2c2d"], "razz", "game must be 'holdem' or 'omaha', got 'razz'"),
+        (["AhKh", "2c2d"], "razz", "equity is for board games .*; not Razz"),
     ],
 )
-def test_bad_game_or_hand_size_is_named(
-    hands: list[str], game: Literal["holdem", "omaha"] | None, message: str
-) -> None:
+def test_bad_game_or_hand_size_is_named(hands: list[str], game: str | None, message: str) -> None:
     with pytest.raises(InvalidHandError, match=message):
         equity(hands, game=game)

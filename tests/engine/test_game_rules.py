@@ -347,8 +347,9 @@ def test_t5_eight_players_to_seventh_street_share_a_common_card() -> None:
     events = h.start()
     while not h.is_over:
         seat = h.seat_to_act
-        menu = h.legal_actions(h.position[seat])  # type: ignore[index]
-        assert menu is not None and seat is not None
+        assert seat is not None
+        menu = h.legal_actions(h.position[seat])
+        assert menu is not None
         events += h.apply(BringIn(seat) if menu.can_bring_in else CheckOrCall(seat))
     boards = [e for e in events if isinstance(e, BoardDealt)]
     assert len(boards) == 1 and len(boards[0].cards) == 1  # 8 x 6 = 48 dealt, 4 left
@@ -382,7 +383,9 @@ def test_x1_players_draw_in_turn_from_left_of_the_button_before_the_betting() ->
     drawn = next(e for e in events if isinstance(e, CardsDrawn))
     assert (drawn.count, drawn.discarded) == (2, hole[:2])
     assert h.holes[0][2:] == hole[2:] and len(set(h.holes[0]) & set(hole[:2])) == 0
-    assert redact(drawn, 1).discarded is None and redact(drawn, 1).count == 2  # count is public
+    seen = redact(drawn, 1)
+    assert isinstance(seen, CardsDrawn)
+    assert seen.discarded is None and seen.count == 2  # count is public
 
 
 def test_x1_a_player_all_in_still_draws() -> None:
@@ -593,11 +596,11 @@ def test_g4_a_table_plays_a_game_without_blinds_hand_after_hand() -> None:
         assert table.hand is not None
         buttons.append(table.hand.setup.button)
         while table.hand_in_progress:
-            seat = table.to_act
-            assert seat is not None
-            menu = table.legal_actions(seat)
+            actor = table.to_act
+            assert actor is not None
+            menu = table.legal_actions(actor)
             assert menu is not None
-            table.apply(BringIn(seat) if menu.can_bring_in else CheckOrCall(seat))
+            table.apply(BringIn(actor) if menu.can_bring_in else CheckOrCall(actor))
     assert buttons == [0, 2, 4, 0]
     assert sum(table.stack(s) for s in (0, 2, 4)) == 300
 
@@ -618,8 +621,10 @@ def test_p1_poker_dice_are_rolled_in_the_open_and_rerolled_twice() -> None:
     assert h.drawing and h.seat_to_act == 0
     h.apply(Draw(0, parse_dice("12")))
     drawn = [e for e in h.log if isinstance(e, CardsDrawn)][-1]
-    assert drawn.face_up and redact(drawn, 1).drawn == parse_dice("66")  # everyone sees dice
-    assert sorted(c.face for c in h.holes[0]) == [6, 6, 6, 6, 6]  # type: ignore[type-var]
+    seen = redact(drawn, 1)
+    assert isinstance(seen, CardsDrawn)
+    assert drawn.face_up and seen.drawn == parse_dice("66")  # everyone sees dice
+    assert [c.face for c in h.holes[0]] == [6, 6, 6, 6, 6]
 
 
 def test_t4_in_razz_a_pair_showing_beats_two_pair() -> None:

@@ -11,8 +11,9 @@ import pytest
 from engine import history
 from engine.actions import Action, BetOrRaiseTo, BringIn, CheckOrCall, Draw, Fold
 from engine.deck import Deck
-from engine.events import PlayerStood
+from engine.events import Event, PlayerStood
 from engine.games import GAMES
+from engine.hand import Hand
 from engine.rules import AnteKind, TableConfig, game
 from engine.table import Table
 
@@ -54,21 +55,20 @@ def random_action(table: Table, rng: random.Random) -> Action:
     return rng.choice(choices)
 
 
-def played_hands(
-    key: str, count: int, rng: random.Random
-) -> list[tuple[Table, object, list[object]]]:
+def played_hands(key: str, count: int, rng: random.Random) -> list[tuple[Table, Hand, list[Event]]]:
     """Random hands of ``key`` at a table: (table, hand, events) for each."""
     g = game(key)
     seats = min(6, g.max_players)
-    out = []
+    out: list[tuple[Table, Hand, list[Event]]] = []
     table = Table(config_for(key, seats))
     for _ in range(count):
         for seat in range(seats):
             if seat not in table._seats:
                 table.sit_down(seat, rng.choice((20, 100, 400)), wait_for_big_blind=False)
-        events: list[object] = list(table.start_hand(Deck.shuffled(rng, g.deck)))
+        events = list(table.start_hand(Deck.shuffled(rng, g.deck)))
         while table.hand_in_progress:
             events += table.apply(random_action(table, rng))
+        assert table.hand is not None  # the hand just played stays until the next starts
         out.append((table, table.hand, events))
     return out
 
@@ -77,15 +77,15 @@ def played_hands(
 def test_our_hands_of_every_game_replay_from_phh_to_the_same_events(key: str) -> None:
     rng = random.Random(f"phh {key}")
     for _, hand, _events in played_hands(key, 40, rng):
-        written = history.from_hand(hand)  # type: ignore[arg-type]
+        written = history.from_hand(hand)
         text = history.dump(written)
         loaded = history.load(text)
         assert loaded.game.key == game(key).key
-        setup = hand.setup  # type: ignore[attr-defined]
+        setup = hand.setup
         result = history.replay(
             loaded, seats=setup.seats, button=setup.button, small_blind=setup.small_blind
         )
-        played = [e for e in hand.log if not isinstance(e, PlayerStood)]  # type: ignore[attr-defined]
+        played = [e for e in hand.log if not isinstance(e, PlayerStood)]
         assert result.events == played, text
         assert history.check(loaded).status == "match", text
 
@@ -94,8 +94,8 @@ def test_our_hands_of_every_game_replay_from_phh_to_the_same_events(key: str) ->
 def test_a_players_view_hides_what_they_did_not_see_and_still_replays(key: str) -> None:
     rng = random.Random(f"view {key}")
     for _, hand, _events in played_hands(key, 30, rng):
-        written = history.from_hand(hand)  # type: ignore[arg-type]
-        for position in range(len(hand.seats)):  # type: ignore[attr-defined]
+        written = history.from_hand(hand)
+        for position in range(len(hand.seats)):
             seen = history.redact(written, position)
             mine = f"p{position + 1}"
             for line in seen.actions:
@@ -112,16 +112,16 @@ def test_a_players_view_hides_what_they_did_not_see_and_still_replays(key: str) 
 def test_stud_up_cards_stay_in_everyones_view() -> None:
     rng = random.Random(3)
     ((_, hand, _),) = played_hands("stud", 1, rng)
-    seen = history.redact(history.from_hand(hand), 0)  # type: ignore[arg-type]
+    seen = history.redact(history.from_hand(hand), 0)
     third = next(line for line in seen.actions if line.startswith("d dh p2")).split()[3]
-    assert third[:4] == "????" and third[4:] == str(hand.holes[1][2])  # type: ignore[attr-defined]
+    assert third[:4] == "????" and third[4:] == str(hand.holes[1][2])
 
 
 @pytest.mark.parametrize("key", ["nlhe", "flhe", "plo", "stud", "razz", "27td", "badugi", "27sd"])
 def test_pokerkit_reads_our_phh_of_the_games_it_plays(key: str) -> None:
     rng = random.Random(f"pk {key}")
     for _, hand, _events in played_hands(key, 10, rng):
-        text = history.dump(history.from_hand(hand))  # type: ignore[arg-type]
+        text = history.dump(history.from_hand(hand))
         pk_hh = pk.HandHistory.loads(text)
         assert pk_hh.variant == game(key).code
         assert len(pk_hh.actions) == len(history.load(text).actions)

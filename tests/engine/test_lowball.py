@@ -12,7 +12,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from pokerkit import BadugiHand, EightOrBetterLowHand, RegularLowHand, StandardLowHand
+from pokerkit import BadugiHand, EightOrBetterLowHand, Hand, RegularLowHand, StandardLowHand
 
 from engine.cards import Card, parse_cards
 from engine.errors import DuplicateCardError, InvalidHandError
@@ -392,7 +392,7 @@ def test_badugi_any_four_card_badugi_beats_any_three_card_hand() -> None:
     ids=["ace-to-five", "deuce-to-seven", "badugi"],
 )
 def test_pokerkit_orders_random_hands_as_we_do(
-    ours: Callable[[Sequence[int]], int], theirs: Callable[[Sequence[int]], object], size: int
+    ours: Callable[[Sequence[int]], int], theirs: Callable[[Sequence[int]], Hand], size: int
 ) -> None:
     hands = _random_hands(150, size, seed=size) + _paired_hands(60, max(size, 5), seed=size)
     hands = [h[:size] if size == 4 else h for h in hands]

@@ -302,5 +302,6 @@ def test_pokerkit_omaha_orders_the_high_and_low_as_we_do() -> None:
     for i, j in combinations(range(len(sample)), 2):
         assert (ours_high[i] < ours_high[j]) == (pk_high[i] < pk_high[j])
         assert (ours_high[i] == ours_high[j]) == (pk_high[i] == pk_high[j])
-        if pk_low[i] is not None and pk_low[j] is not None:
-            assert (ours_low[i] < ours_low[j]) == (pk_low[i] < pk_low[j])
+        low_i, low_j = pk_low[i], pk_low[j]
+        if low_i is not None and low_j is not None:
+            assert (ours_low[i] < ours_low[j]) == (low_i < low_j)
