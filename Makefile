@@ -62,6 +62,7 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python -m bench.evaluator
 	$(BIN)/python -m bench.all7
 	$(BIN)/python -m bench.engine
+	$(BIN)/python -m bench.games
 	$(BIN)/python -m bench.store
 	$(BIN)/python -m bench.server
 	$(BIN)/python -m bench.cli

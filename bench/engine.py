@@ -1,7 +1,7 @@
 """Table engine speed beside texasholdem, rlcard, PyPokerEngine and pokerkit, in one run.
 
     make bench                 # installs the peers (requirements/bench.txt) and runs this
-    python -m bench.engine [--seconds S]
+    python -m bench.engine [--seconds S] [--against PATH [--rounds N]]
 
 Each engine plays complete no-limit hold'em hands in-process, 6-max and heads-up, blinds
 50/100 (rlcard: its fixed 1/2) and 100 big blinds each, stacks reset every hand, with the
@@ -12,12 +12,25 @@ all in, on top of the minimum raise and within the legal range: the three sizes 
 abstract actions offer, so every engine plays hands of the same shape). Ours goes through
 the public ``engine.Table`` API. Prints hands per second and our ratio to the fastest peer
 in every row; the goal is 2 or more.
+
+``--against PATH`` then plays the same rows on an earlier checkout of pokerroom (e.g. a git
+worktree of the last release) and on ours: the same driver (this file, ``--worker``) in
+two subprocesses, one with ``PYTHONPATH=PATH``, one with ours, both on one CPU (a
+different one each round) and taken in turn, each figure the best of six short runs in
+process CPU time. Over ``--rounds`` rounds it prints the median hands per second of each
+and the median of the rounds' ratios, ours / its; the goal is that no-limit hold'em loses
+nothing: every ratio at least 0.95.
+
+Exits 1 if any goal is missed.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import statistics
+import subprocess
 import sys
 import time
 import warnings
@@ -254,6 +267,125 @@ def rate(play: Play, players: int, policy: str, seconds: float) -> float:
     return best
 
 
+def cpu_rate(play: Play, players: int, policy: str, seconds: float, rng: random.Random) -> float:
+    """Hands per second of process CPU time: the best of six runs of ``seconds / 6`` (and
+    20 hands) each. CPU time leaves out the time the machine gives to other processes, and
+    on a noisy machine a quiet moment is likelier to last through a short run."""
+    best = 0.0
+    for _ in range(6):
+        hands, start = 0, time.process_time()
+        while (elapsed := time.process_time() - start) < seconds / 6 or hands < 20:
+            play(players, policy, rng)
+            hands += 1
+        best = max(best, hands / elapsed)
+    return best
+
+
+def worker() -> None:
+    """``--worker``: our driver on the engine that ``PYTHONPATH`` finds. Each line read,
+    ``players policy seconds``, is answered with that row's hands per second (CPU time);
+    each row keeps its own generator, warmed up on first use. The first line out is the
+    checkout the engine came from."""
+    print(Path(sys.modules["engine"].__file__ or "").resolve().parents[1], flush=True)
+    play = ours()
+    rngs: dict[tuple[int, str], random.Random] = {}
+    for line in sys.stdin:
+        words = line.split()
+        players, policy, seconds = int(words[0]), words[1], float(words[2])
+        rng = rngs.get((players, policy))
+        if rng is None:
+            rng = rngs[players, policy] = random.Random(2026)
+            for _ in range(20):  # warm up caches and lazy imports
+                play(players, policy, rng)
+        print(cpu_rate(play, players, policy, seconds, rng), flush=True)
+
+
+class Checkout:
+    """This file run as a ``--worker`` on the checkout at ``path`` (``PYTHONPATH=path``)."""
+
+    def __init__(self, path: Path) -> None:
+        env = {**os.environ, "PYTHONPATH": str(path)}
+        self.process = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=path,
+            env=env,
+        )
+        assert self.process.stdout is not None
+        found = Path(self.process.stdout.readline().strip())
+        if found != path:  # no engine at path: site-packages would give ours
+            self.close()
+            raise SystemExit(f"{path} has no pokerroom engine (the worker imported {found})")
+
+    def pin(self, cpu: int) -> None:
+        """Run on that CPU only (where the OS allows)."""
+        if hasattr(os, "sched_setaffinity"):
+            os.sched_setaffinity(self.process.pid, {cpu})
+
+    def rate(self, players: int, policy: str, seconds: float) -> float:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(f"{players} {policy} {seconds}\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        if not answer:
+            raise RuntimeError(f"the worker of {self.process.args!r} died")
+        return float(answer)
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+
+ROWS = ((6, "call"), (6, "random"), (2, "call"), (2, "random"))
+AGAINST_GOAL = 0.95
+
+
+def against(path: Path, rounds: int, seconds: float) -> bool:
+    """Print our no-limit hold'em rows beside the checkout at ``path``'s; whether every
+    ratio meets the goal."""
+    checkouts = [Checkout(Path(__file__).resolve().parents[1]), Checkout(path)]
+    rates: dict[tuple[int, str], list[tuple[float, float]]] = {row: [] for row in ROWS}
+    # Both on one CPU at a time, a different one each round: on a shared machine one CPU
+    # can be slower than another for seconds on end.
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else [0]
+    try:
+        for round_ in range(rounds):
+            for checkout in checkouts:
+                checkout.pin(cpus[round_ % len(cpus)])
+            for i, (players, policy) in enumerate(ROWS):
+                order = (0, 1) if (round_ + i) % 2 == 0 else (1, 0)
+                pair = [0.0, 0.0]
+                for j in order:
+                    pair[j] = checkouts[j].rate(players, policy, seconds)
+                rates[players, policy].append((pair[0], pair[1]))
+    finally:
+        for checkout in checkouts:
+            checkout.close()
+    print(
+        f"against {path}: hands per second of CPU time, medians of {rounds} rounds; "
+        f"ratio = the median of the rounds' ours / its (goal >= {AGAINST_GOAL:g})"
+    )
+    header = f"{'row':<16}{'pokerroom':>12}{'its':>12}{'ratio':>8}{'goal':>9}  ok"
+    print(header)
+    print("-" * len(header))
+    met = True
+    for (players, policy), pairs in rates.items():
+        mine = statistics.median(m for m, _ in pairs)
+        theirs = statistics.median(t for _, t in pairs)
+        ratio = statistics.median(m / t for m, t in pairs)
+        ok = ratio >= AGAINST_GOAL
+        met &= ok
+        row = f"{'6-max' if players == 6 else 'heads-up'} {policy}"
+        print(
+            f"{row:<16}{mine:>12,.0f}{theirs:>12,.0f}{ratio:>8.3f}"
+            f"{'>= ' + format(AGAINST_GOAL, 'g'):>9}  {'yes' if ok else 'NO'}"
+        )
+    return met
+
+
 PEERS = {
     "texasholdem": texasholdem,
     "rlcard": rlcard,
@@ -265,7 +397,15 @@ PEERS = {
 def main() -> int:
     parser = argparse.ArgumentParser(description="table engine speed, side by side")
     parser.add_argument("--seconds", type=float, default=3.0, help="time per engine and row")
+    parser.add_argument(
+        "--against", type=Path, metavar="PATH", help="an earlier checkout to compare with"
+    )
+    parser.add_argument("--rounds", type=int, default=11, help="--against: rounds, in turn")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        worker()
+        return 0
     warnings.simplefilter("ignore")  # peers warn about folds and deprecated arguments
     engines = {"pokerroom": ours(), **{name: make() for name, make in PEERS.items()}}
     peers = ", ".join(
@@ -288,6 +428,9 @@ def main() -> int:
             row = f"{'6-max' if players == 6 else 'heads-up'} {policy}"
             cells = "".join(f"{v:>14,.0f}" for v in rates.values())
             print(f"{row:<16}{cells}{ratio:>8.2f}  {'yes' if ratio >= 2 else 'NO'}")
+    if args.against:
+        print()
+        failed |= not against(args.against.resolve(), args.rounds, args.seconds / 5)
     return 1 if failed else 0
 
 
