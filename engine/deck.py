@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 
 from engine.cards import JOKERS, Card, Rank, Suit, parse_dice, to_cards
 from engine.errors import InvalidCardError
@@ -70,16 +71,17 @@ class DeckSpec:
             raise InvalidCardError(f"a deck has 0 to 2 jokers, got {self.jokers!r}")
         if not self.dice and not (self.ranks and self.suits):
             raise InvalidCardError(f"deck {self.name!r} has no cards")
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        """Every card of the deck once (each face once for dice), in code order."""
         if self.dice:
-            return tuple(Card.die(face) for face in range(1, 7))
-        playing = sorted(
-            Card.from_code((r - 2) * 4 + s.index) for r in self.ranks for s in self.suits
-        )
-        return (*playing, *JOKERS[: self.jokers])
+            cards = tuple(Card.die(face) for face in range(1, 7))
+        else:
+            playing = sorted(
+                Card.from_code((r - 2) * 4 + s.index) for r in self.ranks for s in self.suits
+            )
+            cards = (*playing, *JOKERS[: self.jokers])
+        object.__setattr__(self, "cards", cards)  # worked out once: every shuffle uses it
+
+    cards: tuple[Card, ...] = field(init=False, repr=False, compare=False)
+    """Every card of the deck once (each face once for dice), in code order."""
 
     def __contains__(self, card: object) -> bool:
         if not isinstance(card, Card):
@@ -111,7 +113,12 @@ WITH_TWO_JOKERS = DeckSpec("jokers", jokers=2)
 DICE = DeckSpec("dice", dice=True)
 """Six-sided dice."""
 
-_STANDARD_CARDS = STANDARD.cards
+
+@cache
+def _swaps(size: int) -> tuple[tuple[int, int], ...]:
+    """Fisher-Yates' steps for ``size`` cards: each position from the last down, with the
+    bit width of the random index that picks its card."""
+    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,9 +161,8 @@ class Deck:
         # Fisher-Yates with rejection sampling: random.shuffle's own algorithm, so the same
         # generator state gives the same deck, written out to skip its per-card Python
         # calls (a third of a heads-up hand's time). Exactly uniform.
-        cards = list(_STANDARD_CARDS if spec is STANDARD else spec.cards)
-        for i in range(len(cards) - 1, 0, -1):
-            width = (i + 1).bit_length()
+        cards = list(spec.cards)
+        for i, width in _swaps(len(cards)):
             j = bits(width)
             while j > i:
                 j = bits(width)

@@ -1,9 +1,11 @@
 import pickle
+import random
 
 import pytest
 
 from engine import Card, DuplicateCardError, InvalidCardError, Rank, Suit, parse_cards
 from engine.cards import to_cards
+from engine.deck import KUHN, LEDUC, SHORT, STANDARD, WITH_TWO_JOKERS, Deck, DeckSpec
 
 
 def texts(cards: tuple[Card, ...]) -> list[str]:
@@ -94,3 +96,12 @@ def test_to_cards_rejects_non_cards_with_position(bad: list[object]) -> None:
 def test_card_parse_wants_exactly_one_card() -> None:
     with pytest.raises(InvalidCardError, match="expected one card"):
         Card.parse("As Ks")
+
+
+@pytest.mark.parametrize("spec", [STANDARD, SHORT, KUHN, LEDUC, WITH_TWO_JOKERS], ids=str)
+def test_shuffled_deals_what_random_shuffle_would_from_the_same_seed(spec: DeckSpec) -> None:
+    # Seeded deals are reproducible with the standard library's own shuffle.
+    for seed in range(50):
+        expected = list(spec.cards)
+        random.Random(seed).shuffle(expected)
+        assert Deck.shuffled(random.Random(seed), spec).cards == tuple(expected)
