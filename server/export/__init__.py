@@ -11,6 +11,10 @@ and replays the history through the engine to get the events it renders:
 - the hand as one of its players saw it, for the protocol's ``hand`` message (events,
   PHH and PokerStars text, each hiding what that player did not see):
   :mod:`server.export.seat`.
+
+PHH writes every game the engine plays. PokerStars text and OHH have words for fewer
+games; asked for another, they raise :class:`UnsupportedGameError` naming the game and
+the format, and write nothing (docs/hands.md lists which game goes where).
 """
 
 from __future__ import annotations
@@ -21,7 +25,21 @@ from datetime import datetime
 from engine import history
 from engine.history import HandHistory, Replay
 
-__all__ = ["HandInfo"]
+__all__ = ["HandInfo", "UnsupportedGameError"]
+
+
+class UnsupportedGameError(ValueError):
+    """A format has no words for the hand's game (PokerStars text for Kuhn poker, say).
+
+    ``game`` is the game's preset key and ``format`` the format's name; the message,
+    lowercase as the engine's are, names both:
+    ``"pokerstars text has no words for Kuhn poker ('kuhn')"``.
+    """
+
+    def __init__(self, game: str, name: str, format: str) -> None:
+        super().__init__(f"{format} has no words for {name} ({game!r})")
+        self.game = game
+        self.format = format
 
 
 @dataclass(frozen=True)

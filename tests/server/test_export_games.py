@@ -1,0 +1,326 @@
+"""Every game in every export: PHH that pokerkit replays to our stacks, PokerStars text in
+PokerStars' own words for the games it deals, OHH for the games OHH names, the hand as one
+player saw it, and a clear refusal where a format has no words for a game.
+
+Our hands come from random legal play on :class:`engine.Table`, seeded. For the pokerkit
+replay the players keep away from where pokerkit breaks a rule we follow
+(tests/engine/pokerkit_games.py lists them; test_games_vs_pokerkit.py pins each): chips
+are multiples of 1,680 so every split is even; fixed-limit stacks are too deep to go all
+in and no street sees more than a bet and three raises (two before the flop, with the
+blinds); a no-limit or pot-limit raise is a full one and only when someone could call
+it; nobody calls all in for less than the bet (pokerkit would then ask a check of a
+player nobody can bet against, which our history does not record).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+import warnings
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import pokerkit as pk
+import pytest
+
+from engine import (
+    Action,
+    ActionMenu,
+    ActionTaken,
+    AnteKind,
+    BetOrRaiseTo,
+    BringIn,
+    CheckOrCall,
+    Deck,
+    Draw,
+    Fold,
+    Hand,
+    Table,
+    TableConfig,
+    UpCardsDealt,
+    game,
+    history,
+)
+from engine.ranking import showing_high, showing_low
+from server.export import HandInfo, phh
+
+UNIT = 1680
+"""Every amount is a multiple of this: pots split evenly among 1 to 8 winners, halved."""
+NAMES = ["Ann", "bob 2", "C.D-3", "dee_4", "Eve 5", "fox.6", "Gus-7", "hal_8", "Ivy 9", "Jo 10"]
+NOON = datetime(2024, 5, 6, 12, 0, 0, tzinfo=UTC)
+
+# The games pokerkit reads from PHH (its variant codes), and every preset we play.
+POKERKIT_GAMES = [
+    "nlhe",
+    "flhe",
+    "plo",
+    "flo8",
+    "shortdeck",
+    "stud",
+    "stud8",
+    "razz",
+    "27sd",
+    "27td",
+    "badugi",
+]
+EVERY_GAME = [
+    "nlhe", "flhe", "plhe", "plo", "plo5", "plo6", "flo8", "plo8", "shortdeck", "stud",
+    "stud8", "razz", "27td", "27sd", "5cd", "badugi", "kuhn", "kuhn3", "leduc", "dice",
+    "5cd-bug", "nlhe-wild2",
+]  # fmt: skip
+
+
+# -- our hands ---------------------------------------------------------------------------
+
+
+def config_for(key: str, seats: int, unit: int) -> TableConfig:
+    g = game(key)
+    if g.blinds:
+        return TableConfig(
+            game=g, small_blind=unit, big_blind=2 * unit, seats=seats, min_buy_in=unit
+        )
+    return TableConfig(
+        game=g,
+        seats=seats,
+        ante=unit,
+        ante_kind=AnteKind.PER_PLAYER,
+        bring_in=unit if g.bring_in else 0,
+        small_bet=2 * unit,
+        min_buy_in=unit,
+    )
+
+
+@dataclass
+class Player:
+    """A random player; ``pokerkit_safe`` keeps to what pokerkit and we agree on."""
+
+    rng: random.Random
+    unit: int
+    pokerkit_safe: bool
+
+    def act(self, table: Table, hand: Hand, seat: int) -> Action:
+        menu = table.legal_actions(seat)
+        assert menu is not None
+        if menu.can_draw:
+            hole = hand.holes[hand.position[seat]]
+            count = self.rng.randint(0, menu.max_discard)
+            return Draw(seat, tuple(self.rng.sample(hole, count)))
+        choices: list[tuple[float, Callable[[], Action]]] = []
+        if menu.can_fold:
+            choices.append((0.2, lambda: Fold(seat)))
+        if menu.can_bring_in:
+            choices.append((0.5, lambda: BringIn(seat)))
+        elif self.may_call(hand, seat, menu):
+            choices.append((0.5, lambda: CheckOrCall(seat)))
+        amount = self.raise_to(hand, seat, menu)
+        if amount is not None:
+            choices.append((0.35, lambda: BetOrRaiseTo(seat, amount)))
+        if not choices:  # facing an all-in call for less, with nothing else to do
+            return Fold(seat)
+        pick = self.rng.random() * sum(w for w, _ in choices)
+        for weight, make in choices:
+            pick -= weight
+            if pick <= 0:
+                return make()
+        return choices[-1][1]()
+
+    def may_call(self, hand: Hand, seat: int, menu: ActionMenu) -> bool:
+        if not self.pokerkit_safe or not menu.call_is_all_in:
+            return True
+        # All in to call: only for the whole bet (no short all-in call).
+        stack = hand.stacks[hand.position[seat]]
+        return stack == menu.call and not _short(hand, seat, menu)
+
+    def raise_to(self, hand: Hand, seat: int, menu: ActionMenu) -> int | None:
+        if not menu.can_raise:
+            return None
+        if not self.pokerkit_safe:
+            return self.rng.choice(
+                (
+                    menu.min_raise_to,
+                    menu.max_raise_to,
+                    self.rng.randint(menu.min_raise_to, menu.max_raise_to),
+                )
+            )
+        g = hand.setup.game
+        if g.fixed_limit:
+            street = _street_raises(hand)
+            cap = 3 if g.blinds and street[0] == 0 else 4
+            return menu.min_raise_to if street[1] < cap else None
+        if menu.raise_is_all_in_only or not _someone_could_call(hand, seat, menu):
+            return None
+        steps = (menu.max_raise_to - menu.min_raise_to) // self.unit
+        pick = self.rng.choice((0, 0, steps, self.rng.randint(0, steps)))
+        amount = menu.min_raise_to + self.unit * pick
+        return amount if amount % self.unit == 0 else None
+
+
+def _street_raises(hand: Hand) -> tuple[int, int]:
+    """The current street's index and the bets and raises made on it so far."""
+    actions = [e for e in hand.log if isinstance(e, ActionTaken)]
+    if not actions:
+        return 0, 0
+    street = actions[-1].street
+    raises = sum(
+        1 for e in actions if e.street == street and e.kind in ("bet", "raise", "complete")
+    )
+    # A new street has begun if cards came after the last action.
+    last = max(i for i, e in enumerate(hand.log) if isinstance(e, ActionTaken))
+    dealt = any(
+        type(e).__name__ in ("BoardDealt", "UpCardsDealt", "CardsDrawn") for e in hand.log[last:]
+    )
+    return (int(street) + 1, 0) if dealt else (int(street), raises)
+
+
+def _bets(hand: Hand) -> dict[int, int]:
+    """Each seat's chips in front of them this street."""
+    bets: dict[int, int] = {}
+    for e in hand.log:
+        if type(e).__name__ in ("BoardDealt", "UpCardsDealt", "CardsDrawn"):
+            bets = {}
+        total = getattr(e, "street_total", None)
+        if total is not None:
+            bets[e.seat] = total  # type: ignore[union-attr]
+    return bets
+
+
+def _short(hand: Hand, seat: int, menu: ActionMenu) -> bool:
+    """Whether calling all in leaves the caller short of the bet."""
+    bets = _bets(hand)
+    current = max(bets.values(), default=0)
+    return bets.get(seat, 0) + hand.stacks[hand.position[seat]] < current
+
+
+def _someone_could_call(hand: Hand, seat: int, menu: ActionMenu) -> bool:
+    bets = _bets(hand)
+    current = max(bets.values(), default=0)
+    others = [
+        s
+        for s in hand.seats
+        if s != seat and hand.stacks[hand.position[s]] > 0 and not _folded(hand, s)
+    ]
+    return any(bets.get(s, 0) + hand.stacks[hand.position[s]] > current for s in others)
+
+
+def _folded(hand: Hand, seat: int) -> bool:
+    return any(isinstance(e, ActionTaken) and e.seat == seat and e.kind == "fold" for e in hand.log)
+
+
+def played(
+    key: str, count: int, seed: str, *, pokerkit_safe: bool = False, unit: int = UNIT
+) -> Iterator[HandInfo]:
+    """``count`` random hands of ``key`` at one table, each as the store gives it."""
+    rng = random.Random(seed)
+    g = game(key)
+    seats = min(6, g.max_players)
+    table = Table(config_for(key, seats, unit))
+    player = Player(rng, unit, pokerkit_safe)
+    for number in range(count):
+        if pokerkit_safe:  # a fresh table: nobody posts to come in (PHH reads a straddle)
+            table = Table(config_for(key, seats, unit))
+        for chair in range(seats):
+            if chair not in table.occupied():
+                deep = (
+                    rng.randint(200, 400) if g.fixed_limit or pokerkit_safe else rng.randint(3, 120)
+                )
+                table.sit_down(chair, deep * unit, wait_for_big_blind=False)
+        table.start_hand(Deck.shuffled(rng, g.deck))
+        hand = table.hand
+        assert hand is not None
+        while (to_act := table.to_act) is not None:
+            table.apply(player.act(table, hand, to_act))
+        button = hand.setup.button
+        assert button is not None
+        yield HandInfo(
+            hand_id=1000 + number,
+            table_name="Ross 128",
+            started_at=NOON,
+            players=tuple(NAMES[s] for s in hand.seats),
+            seats=tuple(s + 1 for s in hand.seats),
+            history=history.from_hand(hand),
+            max_seats=seats,
+            button=button + 1,
+            small_blind=hand.setup.small_blind,
+        )
+
+
+def final_stacks(info: HandInfo) -> list[int]:
+    return [int(s) for s in info.replay().final_stacks]
+
+
+def showing_tie(info: HandInfo) -> bool:
+    """Stud: two hands showing tied for the first action on a street after the third
+    (pokerkit breaks the tie by seat, we by the highest card by suit)."""
+    g = info.history.game
+    if not g.up_cards:
+        return False
+    rank = showing_low if g.hands[0].name != "high" else showing_high
+    events = info.replay().events
+    up: dict[int, list[int]] = {}
+    folded: set[int] = set()
+    streets = 0
+    for i, e in enumerate(events):
+        if isinstance(e, ActionTaken) and e.kind == "fold":
+            folded.add(e.seat)
+        if isinstance(e, UpCardsDealt):
+            up.setdefault(e.seat, []).extend(c.code for c in e.cards)
+            nxt = events[i + 1] if i + 1 < len(events) else None
+            if not isinstance(nxt, UpCardsDealt) and streets > 0:
+                values = [rank(c) for s, c in up.items() if s not in folded]
+                if values.count(max(values)) > 1:
+                    return True
+            if not isinstance(nxt, UpCardsDealt):
+                streets += 1
+    return False
+
+
+# -- PHH: pokerkit replays our export to our stacks -------------------------------------
+
+
+def pokerkit_stacks(text: str) -> list[int]:
+    hh = pk.HandHistory.loads(text)
+    with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
+        warnings.simplefilter("ignore")  # pokerkit warns when it reshuffles discards
+        states = list(hh)
+    return [int(s) for s in states[-1].stacks]
+
+
+@pytest.mark.parametrize("key", POKERKIT_GAMES)
+def test_pokerkit_replays_our_phh_export_of_every_game_it_plays_to_our_stacks(key: str) -> None:
+    ties = 0
+    infos = list(played(key, 40, f"pk export {key}", pokerkit_safe=True))
+    for info in infos:
+        text = phh.render(info)
+        assert pk.HandHistory.loads(text).variant == game(key).code
+        ours = final_stacks(info)
+        try:
+            theirs = pokerkit_stacks(text)
+        except (ValueError, KeyError):  # pokerkit gives up on some stud ties of hands showing
+            theirs = None
+        if theirs != ours and showing_tie(info):
+            ties += 1  # pokerkit breaks the tie by seat (test_games_vs_pokerkit.py pins it)
+            continue
+        assert theirs == ours, text
+    assert ties <= len(infos) // 5, f"{ties} stud hands tied for the first action"
+    # The hands are worth replaying: money moved in most of them.
+    moved = sum(final_stacks(i) != list(i.replay().events[0].stacks) for i in infos)  # type: ignore[union-attr]
+    assert moved >= len(infos) // 2
+
+
+@pytest.mark.parametrize("key", EVERY_GAME)
+def test_phh_export_of_every_game_replays_to_the_same_stacks(key: str) -> None:
+    for info in played(key, 15, f"phh export {key}"):
+        text = phh.render(info)
+        loaded = history.load(text)
+        assert loaded.game == game(key)
+        result = history.check(loaded)
+        assert result.status in ("match", "unsupported"), result.message
+        assert [int(s) for s in history.replay(loaded).final_stacks] == final_stacks(info)
+
+
+def test_several_hands_of_different_games_export_as_one_phhs_file() -> None:
+    infos = [next(played(key, 1, f"phhs {key}")) for key in ("plo8", "razz", "27td", "kuhn")]
+    loaded = history.load_all(phh.render_all(infos))
+    assert [h.game.key for h in loaded] == ["plo8", "razz", "27td", "kuhn"]
