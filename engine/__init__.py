@@ -80,6 +80,16 @@ if TYPE_CHECKING:
     )
     from engine.games import GAMES, Game, game
     from engine.hand import Hand, HandSetup
+    from engine.mixed import (
+        MIXES,
+        GameChange,
+        Mix,
+        Rotation,
+        Stakes,
+        dealers_choice,
+        mix,
+        stakes_for,
+    )
     from engine.rating import Rating, contest, rate
     from engine.rules import AnteKind, ButtonRule, TableConfig
     from engine.table import SeatView, Table, TableView
@@ -88,7 +98,7 @@ if TYPE_CHECKING:
 # type checkers see), searched in this order: a module's ``__all__`` says what it has.
 _LAZY_MODULES = (
     "engine.actions", "engine.deck", "engine.events", "engine.games", "engine.rules",
-    "engine.hand", "engine.table", "engine.rating",
+    "engine.hand", "engine.table", "engine.rating", "engine.mixed",
 )  # fmt: skip
 
 # Defined for the interpreter only: a type checker that saw a module ``__getattr__``
@@ -112,6 +122,7 @@ if not TYPE_CHECKING:
 
 __all__ = [
     "GAMES",
+    "MIXES",
     "Action",
     "ActionMenu",
     "ActionTaken",
@@ -135,6 +146,7 @@ __all__ = [
     "Fold",
     "ForcedBetPosted",
     "Game",
+    "GameChange",
     "Hand",
     "HandCategory",
     "HandEnded",
@@ -148,6 +160,7 @@ __all__ = [
     "InvalidCardError",
     "InvalidConfigError",
     "InvalidHandError",
+    "Mix",
     "Outcome",
     "PlayerSat",
     "PlayerSatIn",
@@ -156,8 +169,10 @@ __all__ = [
     "PotAwarded",
     "Rank",
     "Rating",
+    "Rotation",
     "SeatView",
     "SeatingError",
+    "Stakes",
     "Street",
     "Suit",
     "Table",
@@ -168,10 +183,12 @@ __all__ = [
     "UpCardsDealt",
     "compare",
     "contest",
+    "dealers_choice",
     "equity",
     "evaluate",
     "game",
     "history",
+    "mix",
     "parse_cards",
     "parse_dice",
     "rank7",
@@ -179,4 +196,5 @@ __all__ = [
     "rank_omaha_batch",
     "rate",
     "redact",
+    "stakes_for",
 ]

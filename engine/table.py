@@ -196,6 +196,54 @@ class Table:
             big_bet=0 if big_bet is None else big_bet,
         )
 
+    def set_config(self, config: TableConfig) -> None:
+        """Between hands: play ``config`` (another game, other stakes) from the next hand
+        on, as a mixed game's rotation does (:mod:`engine.mixed`). The seats stay, and
+        the button goes on from where it was: a game without blinds puts the button on
+        the next player, a game with blinds puts the big blind two past the last button.
+
+        Raises :class:`IllegalActionError` during a hand, and :class:`SeatingError` for a
+        config of another number of seats or a game that seats fewer than are seated;
+        either way nothing changes.
+
+        >>> from engine.games import game
+        >>> table = Table(TableConfig(small_blind=10, big_blind=20, seats=6))
+        >>> table.set_config(TableConfig(game=game("razz"), ante=2, ante_kind=AnteKind.PER_PLAYER,
+        ...                              bring_in=5, small_bet=20, big_bet=40, seats=6))
+        >>> table.config.game.key
+        'razz'
+        """
+        if self.hand_in_progress:
+            raise IllegalActionError("the game changes between hands, not during one")
+        if not isinstance(config, TableConfig):
+            raise SeatingError(f"a config is a TableConfig, got {config!r}")
+        if config.seats != self.config.seats:
+            raise SeatingError(
+                f"the table has {self.config.seats} seats; a config of {config.seats} does not fit"
+            )
+        if len(self._seats) > config.game.max_players:
+            raise SeatingError(
+                f"{config.game.name} seats {config.game.max_players}, "
+                f"and {len(self._seats)} players are seated"
+            )
+        before, after = self.config.game.blinds, config.game.blinds
+        if self._last_big_blind is not None and self.button is not None and before != after:
+            # Hands without blinds remember their button where blinds keep the big blind
+            # (start_hand moves on from _last_big_blind): translate one into the other,
+            # so that the button moves one seat, as it would within one game.
+            if after:
+                ring = sorted(self._seats) or [self.button]
+                small = self._next_clockwise(self.button, ring)
+                small = self.button if small is None else small
+                big = self._next_clockwise(small, ring)
+                # Heads-up the button posts the small blind: the big blind is the button.
+                self._last_small_blind = small
+                self._last_big_blind = small if big in (None, self.button) else big
+            else:
+                self._last_big_blind = self.button
+                self._last_small_blind = None
+        self.config = config
+
     def stand_up(self, seat: int) -> list[Event]:
         """Leave the table with your chips; not while in a hand that is being played."""
         player = self._player(seat)
