@@ -11,6 +11,8 @@ export function describeAction(name, e) {
     case "call": return `${name} calls ${chips(e.increment)}${e.all_in ? " and is all in" : ""}`;
     case "bet": return `${name} bets ${chips(e.street_total)}${e.all_in ? " and is all in" : ""}`;
     case "raise": return `${name} raises to ${chips(e.street_total)}${e.all_in ? " and is all in" : ""}`;
+    case "bring_in": return `${name} brings in for ${chips(e.increment)}${e.all_in ? " and is all in" : ""}`;
+    case "complete": return `${name} completes to ${chips(e.street_total)}${e.all_in ? " and is all in" : ""}`;
     default: return `${name} ${e.kind}`;
   }
 }
@@ -18,3 +20,32 @@ export function describeAction(name, e) {
 export const BLIND_NAMES = { small_blind: "the small blind", big_blind: "the big blind", ante: "an ante",
   dead_blind: "a dead blind", straddle: "a straddle", blind: "a blind" };
 export const POT_NAME = (n) => (n === 0 ? "main pot" : `side pot ${n}`);
+
+/** "alice draws 2" (or "discards 7d 2c, draws 9h Ks" when we may see them, "stands
+ * pat"; dice: "re-rolls 2: 3 5"), from a cards_drawn event. */
+export function describeDraw(name, e, dice) {
+  if (!e.count) return `${name} ${dice ? "keeps all five dice" : "stands pat"}`;
+  if (dice) return `${name} re-rolls ${e.count}${e.drawn ? `: ${e.drawn.join(" ")}` : ""}`;
+  if (e.discarded && e.drawn) return `${name} discards ${e.discarded.join(" ")}, draws ${e.drawn.join(" ")}`;
+  return `${name} draws ${e.count}`;
+}
+
+/** The half of a split pot: "high" -> "high half". */
+export const halfName = (half) => `${half} half`;
+
+/** A table's stakes, as a summary gives them: the blinds in big-bet games, the small and
+ * big bet in fixed-limit ones, with the ante and the bring-in. */
+export function stakes(t) {
+  const parts = [];
+  const limit = t.game && t.game.betting === "fixed-limit";
+  if (limit) parts.push(`${chips(t.small_bet)}/${chips(t.big_bet)}`);
+  if (!limit || (t.game.blinds && t.big_blind !== t.small_bet)) {
+    if (t.big_blind) parts.push(`${limit ? "blinds " : ""}${chips(t.small_blind)}/${chips(t.big_blind)}`);
+  }
+  if (t.ante) parts.push(`ante ${chips(t.ante)}`);
+  if (t.bring_in) parts.push(`bring-in ${chips(t.bring_in)}`);
+  return parts.join(", ");
+}
+
+/** "Pot-limit Omaha" and the like: the game's name, or hold'em's for an older server. */
+export const gameName = (t) => (t && t.game ? t.game.name : "No-limit Texas hold'em");

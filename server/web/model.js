@@ -1,9 +1,23 @@
 // The table model: a view (docs/protocol.md, "The view") kept up to date by the table's
 // events, with what the page keeps beyond it (blinds, the hand log, the last results,
-// whose turn it is). No DOM: tests/web/test_table_model.py runs it in Node against the
-// engine.
+// whose turn it is, each seat's cards down and up). Every game: the game's definition
+// (the summary's ``game``) says how many cards each street deals, face down or up, which
+// streets draw, and who opens each betting round. No DOM: tests/web/test_table_model.py
+// runs it in Node against the engine.
 
-import { BLIND_NAMES, POT_NAME, chips, describeAction } from "./format.js";
+import { BLIND_NAMES, POT_NAME, chips, describeAction, describeDraw, halfName } from "./format.js";
+
+/** No-limit hold'em's streets, for a server that names no game. */
+const HOLDEM = { key: "nlhe", deck: "standard", hands: ["high"], streets: [
+  { name: "preflop", hole: ["down", "down"], board: 0, draw: false, opener: "blinds" },
+  { name: "flop", hole: [], board: 3, draw: false, opener: "position" },
+  { name: "turn", hole: [], board: 1, draw: false, opener: "position" },
+  { name: "river", hole: [], board: 1, draw: false, opener: "position" }] };
+
+/** The wire's name of a street ("third_street") from the definition's ("third street"). */
+export const streetKey = (name) => name.replace(/ /g, "_");
+
+const ON_CARDS = new Set(["low card", "high card", "high hand", "low hand"]);
 
 export class TableModel {
   constructor(id) {
@@ -20,6 +34,7 @@ export class TableModel {
     this.lastActor = null; // who acted last this street (to know who acts next)
     this.acted = new Set();
     this.order = [];       // seats dealt in, from the left of the button, button last
+    this.gameDef = null;   // the game when no summary names it (a stored hand's)
     this.resetHand();
   }
 
@@ -29,18 +44,44 @@ export class TableModel {
     this.dead = {};        // seat -> dead money: dead blinds, a big-blind ante
     this.antes = [];       // [seat, amount] of each ante posted
     this.owed = 0;         // the bet to match this street, at least (the full big blind)
+    this.streetIndex = 0;  // the street being played, an index into the game's streets
+    this.drawing = false;  // a draw is under way: everyone draws before anyone bets
+    this.drawn = new Set(); // who has drawn this street
+    this.onCards = false;  // this street's first to act is worked out from the up cards
   }
+
+  /** The game's definition: the summary's, else the one given, else hold'em's. */
+  get game() { return (this.summary && this.summary.game) || this.gameDef || HOLDEM; }
+  get streets() { return this.game.streets && this.game.streets.length ? this.game.streets : HOLDEM.streets; }
+  /** Whether pots split high and low (Omaha hi-lo, stud hi-lo). */
+  get split() { return (this.game.hands || []).length === 2; }
+  get dice() { return this.game.deck === "dice"; }
+
+  /** The index of the street the wire calls ``name`` ("first_draw"), or -1. */
+  streetIndexOf(name) { return this.streets.findIndex((s) => streetKey(s.name) === name); }
+
+  /** How many cards a player holds once street ``k`` is dealt, and which are face up. */
+  dealtThrough(k) { return this.streets.slice(0, k + 1).flatMap((s) => s.hole || []); }
 
   /** A stored hand (the reply to ``hand``, docs/protocol.md) after its first ``count``
    * events: what the hand viewer draws. */
   static replay(hand, count) {
     const t = new TableModel(hand.table);
+    t.gameDef = typeof hand.game === "object" && hand.game ? hand.game : null;
+    if (!t.gameDef) {
+      // An older server names no game: as many cards down as the viewer was dealt.
+      const mine = hand.events.find((e) => e.type === "hole_cards_dealt" && e.cards);
+      if (mine && mine.cards.length !== 2) {
+        t.gameDef = { ...HOLDEM, streets: [{ ...HOLDEM.streets[0], hole: mine.cards.map(() => "down") }, ...HOLDEM.streets.slice(1)] };
+      }
+    }
     t.summary = { name: hand.table, seats: Math.max(...hand.players.map((p) => p.seat + 1), 2),
-      small_blind: hand.small_blind, big_blind: hand.big_blind, decision_seconds: 0 };
+      small_blind: hand.small_blind, big_blind: hand.big_blind, decision_seconds: 0, game: t.gameDef,
+      bring_in: hand.bring_in || 0, small_bet: hand.small_bet || 0, big_bet: hand.big_bet || 0 };
     t.setSnapshot({ seq: 0, summary: t.summary, view: { hand_number: hand.hand_number, hand_in_progress: false,
       street: null, board: [], pots: [], button: null, to_act: null, viewer: hand.seat, menu: null,
       seats: hand.players.map((p) => ({ seat: p.seat, name: p.name, stack: 0, in_hand: false, folded: false,
-        all_in: false, street_total: 0, hand_total: 0, sitting_out: false, waiting_for_big_blind: false, has_cards: false, cards: null })) } });
+        all_in: false, street_total: 0, hand_total: 0, sitting_out: false, waiting_for_big_blind: false, has_cards: false, cards: null, up_cards: [] })) } });
     for (const e of hand.events.slice(0, count)) t.apply(e);
     return t;
   }
@@ -65,6 +106,12 @@ export class TableModel {
     this.acted = new Set();
     this.lastActor = null;
     this.resetHand();
+    const k = v.street ? this.streetIndexOf(v.street) : -1;
+    this.streetIndex = Math.max(k, 0);
+    for (const s of v.seats) {
+      s.hand = handFromView(s, k >= 0 ? this.dealtThrough(k) : []);
+      s.drew = null;
+    }
     this.results = [];
     this.shown = [];
     this.lastResults = null;
@@ -89,15 +136,63 @@ export class TableModel {
     const on = ON[e.type];
     if (on) on.call(this, e, v, seat, who);
     if (v.hand_in_progress) {
+      let next = this.nextToAct();
+      // The betting is over and a draw comes next: it starts now, with no event of its
+      // own until the first player draws.
+      while (next === null && this.drawNext()) {
+        this.newStreet(this.streetIndex + 1);
+        next = this.nextToAct();
+      }
       v.pots = potsOf(v.seats, this.deadMoney());
-      const next = this.nextToAct();
       if (next !== v.to_act) this.turnStarted = performance.now();
       v.to_act = next;
     }
   }
 
-  /** Dead money by seat: dead blinds, and a big-blind ante (one player antes for the
-   * whole table: the only ante posted); per-player antes are live. */
+  /** Whether the next street is a draw that two or more players still in the hand take. */
+  drawNext() {
+    const spec = this.streets[this.streetIndex + 1];
+    return !this.drawing && spec && spec.draw && this.live().length >= 2;
+  }
+
+  live() { return this.order.map((n) => this.seat(n)).filter((s) => s && s.in_hand && !s.folded); }
+
+  /** A new street: its draw, or its betting round. */
+  newStreet(k) {
+    const v = this.view;
+    const spec = this.streets[k] || {};
+    this.streetIndex = k;
+    if (spec.name) v.street = streetKey(spec.name);
+    for (const s of v.seats) s.drew = null;
+    this.drawn = new Set();
+    this.drawing = !!spec.draw;
+    this.onCards = ON_CARDS.has(spec.opener);
+    // A draw comes first: the bets stay in front of the players until the betting opens.
+    if (!this.drawing) this.openBetting();
+  }
+
+  /** The street's betting round opens: the chips bet are in the pots, nobody has acted,
+   * and the first to act is left of the button (or, in stud, on the cards). */
+  openBetting() {
+    for (const s of this.view.seats) s.street_total = 0;
+    this.owed = 0;
+    this.acted = new Set();
+    this.lastActor = this.order[this.order.length - 1];
+  }
+
+  /** The street a deal to ``seat`` belongs to: the one whose cards start where the
+   * seat's hand is now. */
+  dealStreet(seat) {
+    const held = seat.hand.length;
+    let count = 0;
+    for (let k = 0; k < this.streets.length; k++) {
+      const n = (this.streets[k].hole || []).length;
+      if (n && count >= held) return k;
+      count += n;
+    }
+    return this.streetIndex;
+  }
+
   deadMoney() {
     if (this.antes.length !== 1) return this.dead;
     const [seat, amount] = this.antes[0];
@@ -106,13 +201,23 @@ export class TableModel {
 
   line(text) { this.log.push({ hand: this.view.hand_number, text }); if (this.log.length > 400) this.log.shift(); }
 
-  /** Who acts next, from the rules: the next player left of the last one to act who is
-   * neither folded nor all in and has yet to act or to match the bet. Our own turn is
-   * known exactly (the action request); this shows whose turn it is at the others. */
+  /** Who acts next, from the rules. In a draw: the first player still in the hand, from
+   * the left of the button, who has yet to draw. In a betting round: the next player
+   * left of the last one to act who is neither folded nor all in and has yet to act or to
+   * match the bet; stud's rounds open on the cards showing (docs/rules.md T2, T4). Our
+   * own turn is known exactly (the action request); this shows whose turn it is at the
+   * others. */
   nextToAct() {
-    const v = this.view;
-    const live = this.order.map((n) => this.seat(n)).filter((s) => s && s.in_hand && !s.folded);
+    const live = this.live();
+    if (this.drawing) {
+      const drawer = live.find((s) => !this.drawn.has(s.seat));
+      return drawer ? drawer.seat : null;
+    }
     if (live.length < 2) return null;
+    if (this.onCards && !this.acted.size) {
+      const first = this.opener(live);
+      if (first !== null) this.lastActor = this.order[(this.order.indexOf(first) + this.order.length - 1) % this.order.length];
+    }
     const bet = Math.max(this.owed, ...live.map((s) => s.street_total));
     const able = live.filter((s) => !s.all_in);
     if (!able.length || (able.length === 1 && able[0].street_total >= bet)) return null;
@@ -124,7 +229,98 @@ export class TableModel {
     }
     return null;
   }
+
+  /** Stud: who opens the street on the cards showing (engine/hand.py ``_open_on_cards``):
+   * the bring-in on the last up card (the lowest, clubs lowest; razz: the highest, aces
+   * low, spades highest), later the best hand showing, ties to the highest card by suit,
+   * then to the first left of the button. */
+  opener(live) {
+    const kind = (this.streets[this.streetIndex] || {}).opener;
+    const up = (s) => (s.shown ? s.hand : s.hand.filter((c) => c.up)).map((c) => cardCode(c.card)).filter((c) => c >= 0);
+    let best = null, bestKey = null;
+    for (const s of live) {
+      const codes = up(s);
+      if (!codes.length) continue;
+      let key;
+      if (kind === "low card" || kind === "high card") {
+        const last = (s.hand.filter((c) => c.up).map((c) => cardCode(c.card)).filter((c) => c >= 0)).pop();
+        if (last === undefined) continue;
+        key = kind === "low card" ? [-last] : [((last >> 2) + 1) % 13, last & 3];
+      } else {
+        const low = kind === "low hand";
+        const top = codes.map((c) => [low ? ((c >> 2) + 1) % 13 : c >> 2, c & 3]).reduce((a, b) => (compareKeys(a, b) >= 0 ? a : b));
+        key = [low ? showingLow(codes) : showingHigh(codes), ...top];
+      }
+      if (bestKey === null || compareKeys(key, bestKey) > 0) { best = s.seat; bestKey = key; }
+    }
+    return best;
+  }
 }
+
+const compareKeys = (a, b) => {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] || 0) !== (b[i] || 0)) return (a[i] || 0) - (b[i] || 0);
+  return 0;
+};
+
+/** A card's engine code (rank index * 4 + suit index, clubs diamonds hearts spades), or
+ * -1 for a joker, a die or a hidden card. */
+export function cardCode(text) {
+  if (!text || text.length !== 2) return -1;
+  const r = "23456789TJQKA".indexOf(text[0]), s = "cdhs".indexOf(text[1]);
+  return r < 0 || s < 0 ? -1 : r * 4 + s;
+}
+
+/** Ranks by count, then rank, highest first: ``[[count, rank], ...]``. */
+function groups(ranks) {
+  const counts = new Map();
+  for (const r of ranks) counts.set(r, (counts.get(r) || 0) + 1);
+  return [...counts].map(([r, n]) => [n, r]).sort((a, b) => b[0] - a[0] || b[1] - a[1]);
+}
+
+function value(category, grouped) {
+  let v = category;
+  for (const [, r] of grouped) v = v * 13 + r;
+  for (let i = grouped.length; i < 4; i++) v *= 13;
+  return v;
+}
+
+/** Stud's high hand showing (engine/ranking.py ``showing_high``, one to four cards):
+ * quads, trips, two pair, a pair, high cards; no straights or flushes. */
+export function showingHigh(codes) {
+  const g = groups(codes.map((c) => c >> 2));
+  const shape = g.map(([n]) => n).join();
+  const category = { 4: 5, "3,1": 4, 3: 4, "2,2": 3 }[shape] || (g[0][0] === 2 ? 2 : 1);
+  return value(category, g);
+}
+
+/** Razz's low hand showing (engine/ranking.py ``showing_low``): aces low; higher is
+ * the better low. */
+export function showingLow(codes) {
+  const g = groups(codes.map((c) => ((c >> 2) + 1) % 13));
+  const category = [0, 0, 1, 3, 4][g[0][0]] + (g.length > 1 && g[0][0] === 2 && g[1][0] === 2 ? 1 : 0);
+  return -value(category, g);
+}
+
+/** A seat's cards from a view: all of them when we may see them, else the up cards in
+ * their places among face-down ones, as the game deals them (``faces``: "down" or "up"
+ * per card dealt so far). */
+function handFromView(s, faces) {
+  const up = [...(s.up_cards || [])];
+  if (s.cards) {
+    const left = [...up];
+    return s.cards.map((c) => {
+      const i = left.indexOf(c);
+      if (i >= 0) left.splice(i, 1);
+      return { card: c, up: i >= 0 };
+    });
+  }
+  if (!s.has_cards && !up.length) return [];
+  const hand = faces.map((f) => (f === "up" && up.length ? { card: up.shift(), up: true } : { card: null, up: false }));
+  return [...hand, ...up.map((c) => ({ card: c, up: true }))];
+}
+
+/** Whether every card of a hand is known (to show ``cards``, as the view does). */
+const known = (hand) => (hand.length && hand.every((c) => c.card) ? hand.map((c) => c.card) : null);
 
 /** What each event does to the model: ``on.call(model, event, view, seat, name)``, with
  * the seat the event names (null if none) and that player's name. The view's pots and
@@ -133,23 +329,27 @@ const ON = {
   hand_started(e, v) {
     if (this.results.length) this.lastResults = { hand: v.hand_number, results: this.results, shown: this.shown };
     this.shown = [];
-    Object.assign(v, { hand_number: e.hand_number, hand_in_progress: true, street: "preflop",
+    const first = this.streets[0];
+    Object.assign(v, { hand_number: e.hand_number, hand_in_progress: true, street: streetKey(first.name),
       board: [], pots: [], button: e.button, to_act: null });
     for (const s of v.seats) {
       const i = e.seats.indexOf(s.seat);
       Object.assign(s, { in_hand: i >= 0, folded: false, all_in: false, street_total: 0,
-        hand_total: 0, has_cards: false, cards: null, mucked: false });
+        hand_total: 0, has_cards: false, cards: null, up_cards: [], hand: [], drew: null, shown: false, mucked: false });
       if (i >= 0) s.stack = e.stacks[i];
     }
     this.order = e.seats.slice();
     this.results = [];
     this.acted = new Set();
     this.resetHand();
+    this.onCards = ON_CARDS.has(first.opener);
     this.lastActor = e.big_blind_seat; // preflop, the player after it acts first
     // Callers owe the full big blind, even when it is posted all in for less, or not
     // at all by a player all in from an ante (docs/rules.md F3).
     this.owed = e.big_blind;
-    this.log.push({ hand: e.hand_number, text: `Hand #${e.hand_number}: blinds ${chips(e.small_blind)}/${chips(e.big_blind)}${e.ante ? `, ante ${chips(e.ante)}` : ""}; ${this.name(e.button)} has the button` });
+    const g = this.summary && this.summary.game;
+    const stakes = e.big_blind ? `blinds ${chips(e.small_blind)}/${chips(e.big_blind)}` : `${g ? g.name : "stakes"}`;
+    this.log.push({ hand: e.hand_number, text: `Hand #${e.hand_number}: ${stakes}${e.ante ? `, ante ${chips(e.ante)}` : ""}; ${this.name(e.button)} has the button` });
   },
   forced_bet_posted(e, v, seat, who) {
     if (seat) Object.assign(seat, { street_total: e.street_total, hand_total: e.hand_total, stack: e.stack, all_in: e.all_in });
@@ -160,25 +360,68 @@ const ON = {
     this.line(`${who} posts ${BLIND_NAMES[e.kind] || e.kind} of ${chips(e.increment)}`);
   },
   hole_cards_dealt(e, v, seat, who) {
-    if (seat) Object.assign(seat, { has_cards: true, cards: e.cards });
+    if (!seat) return;
+    const k = this.dealStreet(seat);
+    if (k > this.streetIndex) this.newStreet(k);
+    const downs = (this.streets[k].hole || []).filter((f) => f === "down").length || 1;
+    const cards = e.cards || Array(downs).fill(null);
+    seat.hand = [...seat.hand, ...cards.map((c) => ({ card: c, up: false }))];
+    Object.assign(seat, { has_cards: true, cards: known(seat.hand) });
     if (e.cards) this.line(`Dealt to ${who}: ${e.cards.join(" ")}`);
   },
+  up_cards_dealt(e, v, seat, who) {
+    if (!seat) return;
+    const k = this.streetIndexOf(e.street);
+    if (k > this.streetIndex) this.newStreet(k);
+    seat.hand = [...seat.hand, ...e.cards.map((c) => ({ card: c, up: true }))];
+    seat.up_cards = [...(seat.up_cards || []), ...e.cards];
+    Object.assign(seat, { has_cards: true, cards: known(seat.hand) });
+    this.line(`${this.dice ? "Rolled" : "Dealt"} to ${who}: ${e.cards.join(" ")}`);
+  },
+  cards_drawn(e, v, seat, who) {
+    const k = this.streetIndexOf(e.street);
+    if (k > this.streetIndex || (k === this.streetIndex && !this.drawing && !this.drawn.size)) this.newStreet(k);
+    this.drawing = true;
+    this.drawn.add(e.seat);
+    if (seat) {
+      seat.drew = e.count;
+      if (e.discarded && e.drawn) {
+        // The new cards take the places of the old, in the hand's order (engine/hand.py).
+        const taken = [...e.discarded], fresh = [...e.drawn];
+        seat.hand = seat.hand.map((c) => {
+          const i = taken.indexOf(c.card);
+          if (i < 0) return c;
+          taken.splice(i, 1);
+          return { card: fresh.shift(), up: c.up };
+        });
+        if (e.face_up) seat.up_cards = seat.hand.filter((c) => c.up).map((c) => c.card);
+        seat.cards = known(seat.hand);
+      }
+    }
+    this.line(describeDraw(who, e, this.dice));
+    if (this.live().every((s) => this.drawn.has(s.seat))) {
+      this.drawing = false; // everyone has drawn: the betting opens left of the button
+      this.openBetting();
+    }
+  },
   action_taken(e, v, seat, who) {
+    const k = e.street ? this.streetIndexOf(e.street) : -1;
+    if (k > this.streetIndex) this.newStreet(k);
     if (seat) Object.assign(seat, { street_total: e.street_total, hand_total: e.hand_total,
       stack: e.stack, all_in: e.all_in, folded: seat.folded || e.kind === "fold" });
-    if (e.kind === "bet" || e.kind === "raise") this.acted = new Set();
+    if (e.kind === "bet" || e.kind === "raise" || e.kind === "complete") this.acted = new Set();
     this.acted.add(e.seat);
     this.lastActor = e.seat;
     this.line(describeAction(who, e));
   },
   board_dealt(e, v) {
+    // Stud's common card (too few cards left for everyone's seventh) opens its street
+    // on the same up cards as the street before.
+    const k = this.streetIndexOf(e.street);
+    this.newStreet(k >= 0 ? k : this.streetIndex + 1);
     v.board = e.board;
     v.street = e.street;
-    for (const s of v.seats) s.street_total = 0; // the street just played is in the pots now
-    this.owed = 0;
-    this.acted = new Set();
-    this.lastActor = this.order[this.order.length - 1]; // first to act: left of the button
-    this.line(`${e.street[0].toUpperCase()}${e.street.slice(1)}: ${e.board.join(" ")}`);
+    this.line(`${e.street[0].toUpperCase()}${e.street.slice(1).replace(/_/g, " ")}: ${e.board.join(" ")}`);
   },
   uncalled_bet_returned(e, v, seat, who) {
     if (seat) {
@@ -190,7 +433,11 @@ const ON = {
     this.line(`${chips(e.amount)} uncalled returned to ${who}`);
   },
   cards_shown(e, v, seat, who) {
-    if (seat) seat.cards = e.cards;
+    if (seat) {
+      const old = seat.hand || [];
+      seat.hand = e.cards.map((c, i) => ({ card: c, up: old[i] ? old[i].up : false }));
+      Object.assign(seat, { cards: e.cards, shown: true, has_cards: true });
+    }
     this.shown.push(e);
     this.line(`${who} shows ${e.cards.join(" ")}`);
   },
@@ -201,7 +448,7 @@ const ON = {
   pot_awarded(e, v) {
     this.results.push(e);
     const names = e.shares.map(([s, n]) => `${this.name(s)} ${chips(n)}`).join(", ");
-    this.line(`${names} from the ${POT_NAME(e.pot)}${e.description ? ` with ${e.description}` : ""}`);
+    this.line(`${names} from the ${POT_NAME(e.pot)}${e.half ? ` (${halfName(e.half)})` : ""}${e.description ? ` with ${e.description}` : ""}`);
   },
   hand_ended(e, v) {
     v.hand_in_progress = false;
@@ -216,7 +463,8 @@ const ON = {
   player_sat(e, v, seat) {
     if (!seat) v.seats.push({ seat: e.seat, name: e.name || `seat ${e.seat + 1}`, stack: e.stack,
       in_hand: false, folded: false, all_in: false, street_total: 0, hand_total: 0,
-      sitting_out: false, waiting_for_big_blind: e.waiting_for_big_blind, has_cards: false, cards: null });
+      sitting_out: false, waiting_for_big_blind: e.waiting_for_big_blind, has_cards: false, cards: null,
+      up_cards: [], hand: [], drew: null });
     v.seats.sort((a, b) => a.seat - b.seat);
   },
   player_stood(e, v, seat, who) {
@@ -230,7 +478,6 @@ const ON = {
     if (seat) Object.assign(seat, { sitting_out: false, waiting_for_big_blind: e.waiting_for_big_blind });
   },
 };
-
 /** The main pot and side pots as the engine builds them (engine/pots.py, Hand.pots),
  * from the chips of the streets already played (this street's are still in front of the
  * players): each total of a player still in the hand closes a pot they and everyone who
