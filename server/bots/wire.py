@@ -9,37 +9,63 @@ table's settings, cards and streets) and the ``act`` message it answers with.
 {'type': 'act', 'table': 'demo', 'action_id': 'a1', 'id': 'a1', 'action': 'raise', 'amount': 300}
 >>> act_message("demo", "a2", CheckOrCall(3), menu)["action"]
 'call'
+
+A draw names the cards thrown away (dice by their faces); none stands pat:
+
+>>> from engine import Draw, parse_cards
+>>> draw = menu_from_json(3, {**DRAW_MENU, "max_discard": 5})
+>>> act_message("demo", "a3", Draw(3, parse_cards("Kd 9c")), draw)["discard"]
+['Kd', '9c']
+>>> cards_from_json(["6", "6", "2"])
+(Card('6'), Card('6'), Card('2'))
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from enum import IntEnum
+from typing import Any, Final
 
 from engine import (
     Action,
     ActionMenu,
     AnteKind,
     BetOrRaiseTo,
+    BringIn,
     Card,
     CheckOrCall,
+    Draw,
     Fold,
-    Street,
+    Game,
     TableConfig,
+    game,
+    game_from_dict,
 )
 
 __all__ = [
+    "DRAW_MENU",
     "act_message",
+    "card_from_json",
     "cards_from_json",
     "config_from_summary",
+    "game_from_summary",
     "menu_from_json",
     "street_from_json",
 ]
 
+DRAW_MENU: Final[Mapping[str, Any]] = {
+    "can_fold": False, "can_check": False, "can_call": False, "call": 0,
+    "call_is_all_in": False, "can_raise": False, "raise_kind": "bet", "min_raise_to": 0,
+    "max_raise_to": 0, "raise_is_all_in_only": False, "can_bring_in": False, "bring_in": 0,
+    "can_draw": True, "max_discard": 0,
+}  # fmt: skip
+"""The menu body of a draw, but for ``max_discard``: nothing else is allowed then."""
+
 
 def menu_from_json(seat: int, body: Mapping[str, Any]) -> ActionMenu:
     """The :class:`ActionMenu` a request's ``menu`` describes (the inverse of
-    :func:`server.protocol.menu_body`)."""
+    :func:`server.protocol.menu_body`). A server from before every game was played sends
+    no ``bring_in`` or ``max_discard``: none is due."""
     return ActionMenu(
         seat=seat,
         can_fold=bool(body["can_fold"]),
@@ -51,16 +77,19 @@ def menu_from_json(seat: int, body: Mapping[str, Any]) -> ActionMenu:
         max_raise_to=int(body["max_raise_to"]),
         raise_is_all_in_only=bool(body["raise_is_all_in_only"]),
         is_bet=body["raise_kind"] == "bet",
+        bring_in=int(body.get("bring_in", 0)),
+        max_discard=int(body.get("max_discard", -1)),
+        completes=body["raise_kind"] == "complete",
     )
 
 
 def act_message(
     table: str, action_id: str, action: Action, menu: ActionMenu, seq: int | None = None
 ) -> dict[str, Any]:
-    """The ``act`` message for ``action``: check or call as the menu says, bet or raise with
-    the street total; with the request's ``seq``, so that a late answer is refused rather
-    than played in a later decision. The message ``id`` is the action id, so an error
-    names it."""
+    """The ``act`` message for ``action``: check or call as the menu says, bet, raise or
+    complete with the street total, bring in, or draw naming the discards; with the
+    request's ``seq``, so that a late answer is refused rather than played in a later
+    decision. The message ``id`` is the action id, so an error names it."""
     body: dict[str, Any] = {"type": "act", "table": table, "action_id": action_id, "id": action_id}
     if seq is not None:
         body["seq"] = seq
@@ -70,32 +99,61 @@ def act_message(
         case CheckOrCall():
             body["action"] = "check" if menu.can_check else "call"
         case BetOrRaiseTo(amount=amount):
-            body["action"] = "bet" if menu.is_bet else "raise"
+            body["action"] = "complete" if menu.completes else "bet" if menu.is_bet else "raise"
             body["amount"] = amount
+        case BringIn():
+            body["action"] = "bring_in"
+        case Draw(discard=discard):
+            body["action"] = "draw"
+            body["discard"] = [str(c) for c in discard]
     return body
 
 
+def game_from_summary(summary: Mapping[str, Any]) -> Game:
+    """The game a lobby summary names: a definition object, a preset's key or code, or
+    no-limit hold'em when a server from before other games says nothing."""
+    value = summary.get("game", "nlhe")
+    return game_from_dict(value) if isinstance(value, Mapping) else game(str(value))
+
+
 def config_from_summary(summary: Mapping[str, Any]) -> TableConfig:
-    """A table's :class:`TableConfig` from its lobby summary. The summary does not say how
-    antes are paid: with an ante, :class:`server.bots.mirror.TableMirror` guesses per player
-    until it sees a hand."""
+    """A table's :class:`TableConfig` from its lobby summary: the game and its stakes. The
+    summary does not say how antes are paid: with an ante,
+    :class:`server.bots.mirror.TableMirror` guesses per player until it sees a hand."""
     ante = int(summary.get("ante", 0))
     return TableConfig(
-        small_blind=int(summary["small_blind"]),
-        big_blind=int(summary["big_blind"]),
+        small_blind=int(summary.get("small_blind", 0)),
+        big_blind=int(summary.get("big_blind", 0)),
         seats=int(summary["seats"]),
         ante=ante,
         ante_kind=AnteKind.PER_PLAYER if ante else AnteKind.NONE,
         min_buy_in=int(summary.get("min_buy_in", 0)),
         max_buy_in=int(summary.get("max_buy_in", 0)),
+        game=game_from_summary(summary),
+        bring_in=int(summary.get("bring_in", 0)),
+        small_bet=int(summary.get("small_bet", 0)),
+        big_bet=int(summary.get("big_bet", 0)),
     )
 
 
+def card_from_json(value: str) -> Card:
+    """One card as the server writes it: ``"As"``, a joker ``"X1"``, or a die's face
+    ``"6"``."""
+    if len(value) == 1 and value in "123456":
+        return Card.die(int(value))
+    return Card.parse(value)
+
+
 def cards_from_json(value: Iterable[str] | None) -> tuple[Card, ...] | None:
-    """Cards as the server writes them (``["As", "Kd"]``); ``None`` (unseen) stays ``None``."""
-    return None if value is None else tuple(Card.parse(c) for c in value)
+    """Cards as the server writes them (``["As", "Kd"]``, dice ``["6", "2"]``); ``None``
+    (unseen) stays ``None``."""
+    return None if value is None else tuple(card_from_json(c) for c in value)
 
 
-def street_from_json(value: str | None) -> Street | None:
-    """A street as the server writes it (``"flop"``); ``None`` between hands."""
-    return None if value is None else Street[value.upper()]
+def street_from_json(value: str | None, of: Game | None = None) -> IntEnum | None:
+    """A street of game ``of`` (default no-limit hold'em) as the server writes it
+    (``"flop"``, ``"third_street"``, ``"first_draw"``); ``None`` between hands."""
+    if value is None:
+        return None
+    enum: type[IntEnum] = game("nlhe").street_enum if of is None else of.street_enum
+    return enum[value.upper()]

@@ -14,9 +14,12 @@ from engine import (
     ActionMenu,
     AnteKind,
     BetOrRaiseTo,
+    BringIn,
     ButtonRule,
+    Card,
     CheckOrCall,
     Deck,
+    Draw,
     EngineError,
     Fold,
     Table,
@@ -25,14 +28,15 @@ from engine import (
 )
 from server import protocol
 from server.bots.mirror import TableMirror
+from tests.server.test_strategies import EVERY_GAME, game_config
 
 
 def _summary(config: TableConfig) -> dict[str, Any]:
-    """What the lobby says of a table (TableRunner.summary)."""
+    """What the lobby says of a table (TableRunner.summary): its stakes and its game."""
     return {
         "id": "t", "small_blind": config.small_blind, "big_blind": config.big_blind,
         "ante": config.ante, "seats": config.seats, "min_buy_in": config.min_buy_in,
-        "max_buy_in": config.max_buy_in, "players": [],
+        "max_buy_in": config.max_buy_in, "players": [], **protocol.game_body(config),
     }  # fmt: skip
 
 
@@ -82,7 +86,14 @@ def _comings_and_goings(table: Table, rng: random.Random) -> list[Any]:
     return events
 
 
-def _random_action(menu: ActionMenu, rng: random.Random) -> Action:
+def _random_action(menu: ActionMenu, rng: random.Random, hand: tuple[Card, ...] = ()) -> Action:
+    if menu.can_draw:
+        return Draw(menu.seat, tuple(rng.sample(hand, rng.randint(0, menu.max_discard))))
+    if menu.can_bring_in:
+        r = rng.random()
+        if menu.can_raise and r < 0.3:
+            return BetOrRaiseTo(menu.seat, menu.min_raise_to)
+        return Fold(menu.seat) if menu.can_fold and r < 0.4 else BringIn(menu.seat)
     r = rng.random()
     if menu.can_raise and r < 0.25:
         return BetOrRaiseTo(menu.seat, rng.choice([menu.min_raise_to, menu.max_raise_to]))
@@ -153,6 +164,41 @@ def test_the_mirror_shows_each_decision_exactly_as_the_engine_does(seed: int) ->
                 watcher.check(menu)
             watcher.feed(table.apply(_random_action(menu, rng)))
         if 0 in table.occupied():  # between hands the picture matches too
+            watcher.check(None)
+    assert watcher.decisions > 10
+
+
+@pytest.mark.parametrize("key", EVERY_GAME)
+def test_the_mirror_shows_each_decision_of_every_game_as_the_engine_does(key: str) -> None:
+    """Stud's up cards, bring-in and completion, the seat's own cards after each draw,
+    everyone's dice; short stacks all in, and the picture rebuilt mid-hand now and then."""
+    rng = random.Random(key)
+    table = Table(game_config(key, 4, rng))
+    table.sit_down(0, table.config.max_buy_in, wait_for_big_blind=False)
+    watcher = _Watcher(table)
+    for _ in range(30):
+        watcher.feed(_comings_and_goings(table, rng))
+        if 0 not in table.occupied():
+            table.sit_down(0, table.config.max_buy_in, wait_for_big_blind=False)
+            watcher.rebuild()
+        try:
+            events = table.start_hand(Deck.shuffled(rng, table.config.game.deck))
+        except EngineError:
+            continue
+        watcher.feed(events)
+        watcher.rebuilt, watcher.full_hand_seen = False, True
+        while table.hand_in_progress:
+            seat = table.to_act
+            menu = table.legal_actions(seat) if seat is not None else None
+            assert seat is not None and menu is not None
+            if rng.random() < 0.05:
+                watcher.rebuild()
+            if seat == 0:
+                watcher.check(menu)
+            hand = table.view(seat).seats
+            cards = next(s.cards for s in hand if s.seat == seat) or ()
+            watcher.feed(table.apply(_random_action(menu, rng, cards)))
+        if 0 in table.occupied():
             watcher.check(None)
     assert watcher.decisions > 10
 

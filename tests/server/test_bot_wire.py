@@ -6,9 +6,32 @@ from __future__ import annotations
 import json
 import random
 
-from engine import Action, BetOrRaiseTo, CheckOrCall, Deck, Fold, Table, TableConfig
+import pytest
+
+from engine import (
+    Action,
+    ActionMenu,
+    BetOrRaiseTo,
+    BringIn,
+    Card,
+    CheckOrCall,
+    Deck,
+    Draw,
+    Fold,
+    Street,
+    Table,
+    TableConfig,
+    game,
+)
 from server import protocol
-from server.bots.wire import act_message, menu_from_json
+from server.bots.wire import (
+    act_message,
+    cards_from_json,
+    config_from_summary,
+    menu_from_json,
+    street_from_json,
+)
+from tests.server.test_strategies import EVERY_GAME, game_config
 
 
 def test_menus_round_trip_and_actions_become_the_words_the_server_expects() -> None:
@@ -41,3 +64,76 @@ def test_menus_round_trip_and_actions_become_the_words_the_server_expects() -> N
         seen.add(expected)
         table.apply(action)
     assert len(seen) >= 2
+
+
+@pytest.mark.parametrize("key", EVERY_GAME)
+def test_every_games_menus_round_trip_and_its_actions_are_valid_acts(key: str) -> None:
+    """Bring-ins, completions, fixed bets and draws (cards, or dice by their faces) too:
+    each menu read back is the engine's, and each act is one the server parses."""
+    rng = random.Random(key)
+    table = Table(game_config(key, 3))
+    for chair in range(table.config.seats):
+        table.sit_down(chair, table.config.max_buy_in)
+    seen: set[str] = set()
+    for _ in range(20):
+        table.start_hand(Deck.shuffled(rng, table.config.game.deck))
+        while table.hand_in_progress:
+            seat = table.to_act
+            assert seat is not None
+            menu = table.legal_actions(seat)
+            assert menu is not None
+            assert menu_from_json(seat, protocol.menu_body(menu)) == menu
+            hand = next(s.cards for s in table.view(seat).seats if s.seat == seat) or ()
+            action = _any_action(menu, hand, rng)
+            wire = act_message("t", "x", action, menu)
+            parsed = protocol.parse(json.dumps(wire))
+            assert parsed.action == wire["action"]
+            if isinstance(action, Draw):
+                assert cards_from_json(parsed.discard) == action.discard
+            seen.add(wire["action"])
+            table.apply(action)
+        for chair in range(table.config.seats):  # fresh stacks: nobody busts
+            table.stand_up(chair)
+            table.sit_down(chair, table.config.max_buy_in)
+    g = table.config.game
+    assert ("draw" in seen) == g.draws
+    assert ("bring_in" in seen) == g.bring_in
+    assert ("complete" in seen) == g.bring_in
+
+
+def _any_action(menu: ActionMenu, hand: tuple[Card, ...], rng: random.Random) -> Action:
+    seat = menu.seat
+    if menu.can_draw:
+        return Draw(seat, tuple(rng.sample(hand, rng.randint(0, menu.max_discard))))
+    choices: list[Action] = []
+    if menu.can_bring_in:
+        choices.append(BringIn(seat))
+    if menu.can_call:
+        choices.append(CheckOrCall(seat))
+    if menu.can_fold and (menu.call or menu.can_bring_in):
+        choices.append(Fold(seat))
+    if menu.can_raise:
+        choices += [BetOrRaiseTo(seat, menu.min_raise_to)] * 2
+    return rng.choice(choices)
+
+
+def test_a_summary_gives_the_tables_game_and_stakes() -> None:
+    for key in EVERY_GAME:
+        config = game_config(key, 2)
+        summary = {"seats": 2, "ante": config.ante, "small_blind": config.small_blind,
+                   "big_blind": config.big_blind, **protocol.game_body(config)}  # fmt: skip
+        assert config_from_summary(summary) == config
+    # A server from before other games: no-limit hold'em.
+    old = {"seats": 6, "small_blind": 50, "big_blind": 100}
+    assert config_from_summary(old).game is game("nlhe")
+    assert config_from_summary({**old, "game": "plo"}).game is game("plo")
+
+
+def test_streets_and_dice_read_as_the_game_names_them() -> None:
+    assert street_from_json("flop") is Street.FLOP
+    assert str(street_from_json("third_street", game("stud"))) == "third street"
+    assert str(street_from_json("second_roll", game("dice"))) == "second roll"
+    assert cards_from_json(["6", "1", "X1", "Td"]) == (
+        Card.die(6), Card.die(1), Card.parse("X1"), Card.parse("Td"),
+    )  # fmt: skip
+    assert cards_from_json(None) is None

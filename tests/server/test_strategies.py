@@ -3,6 +3,7 @@ load_bot finds bots by name or ``module:Class``."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import subprocess
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine import (
+    GAMES,
     Action,
     ActionMenu,
     AnteKind,
@@ -28,6 +30,7 @@ from engine import (
     Table,
     TableConfig,
     TableView,
+    game,
     parse_cards,
 )
 from server.bots import (
@@ -74,6 +77,32 @@ def random_config(rng: random.Random) -> TableConfig:
         button_rule=rng.choice(list(ButtonRule)),
         fold_when_check_is_free=rng.random() < 0.2,
     )
+
+
+EVERY_GAME = (*GAMES, "5cd-bug", "nlhe-wild2")
+"""Every preset game, and two of the joker variants."""
+
+
+def game_config(key: str, seats: int, rng: random.Random | None = None) -> TableConfig:
+    """A table of ``key`` with the stakes its family plays: blinds (fixed-limit games bet
+    the big blind and twice it), or stud's ante, bring-in and bets, or Kuhn's and Leduc's
+    antes and fixed bets. With ``rng``, stacks may be short (some all in early)."""
+    g = game(key)
+    seats = min(seats, g.max_players)
+    if g.blinds:
+        config = TableConfig(small_blind=BIG_BLIND // 2, big_blind=BIG_BLIND, seats=seats, game=g)
+    elif g.bring_in:
+        config = TableConfig(
+            seats=seats, game=g, ante=10, ante_kind=AnteKind.PER_PLAYER, bring_in=25,
+            small_bet=BIG_BLIND, big_bet=2 * BIG_BLIND,
+        )  # fmt: skip
+    else:
+        config = TableConfig(
+            seats=seats, game=g, ante=BIG_BLIND, ante_kind=AnteKind.PER_PLAYER, small_bet=BIG_BLIND
+        )
+    if rng is not None:
+        config = dataclasses.replace(config, min_buy_in=1, max_buy_in=300 * BIG_BLIND)
+    return config
 
 
 def random_stack(rng: random.Random) -> int:
