@@ -89,6 +89,7 @@ if TYPE_CHECKING:
         dealers_choice,
         mix,
         stakes_for,
+        stakes_for_blinds,
     )
     from engine.rating import Rating, contest, rate
     from engine.rules import AnteKind, ButtonRule, TableConfig
@@ -197,4 +198,5 @@ __all__ = [
     "rate",
     "redact",
     "stakes_for",
+    "stakes_for_blinds",
 ]

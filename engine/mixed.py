@@ -41,6 +41,7 @@ __all__ = [
     "dealers_choice",
     "mix",
     "stakes_for",
+    "stakes_for_blinds",
 ]
 
 Level = tuple[int, int]
@@ -121,6 +122,33 @@ def stakes_for(which: Game | str, level: Level) -> Stakes:
         small_bet=small_bet,
         big_bet=big_bet,
     )
+
+
+def stakes_for_blinds(which: Game | str, small_blind: int, big_blind: int, ante: int = 0) -> Stakes:
+    """The stakes of ``which`` at a blind level stated as hold'em's (a tournament's blind
+    structure): a no-limit or pot-limit game plays it as it is, the ante paid by every
+    player; a fixed-limit game bets the big blind and twice it (limits 100/200 at blinds
+    50/100, as WSOP HORSE levels pair them), so limit hold'em keeps the blinds, and stud
+    antes and brings in by its own convention (:func:`stakes_for`; ``ante`` is not used).
+
+    >>> s = stakes_for_blinds("stud8", 50, 100, ante=10)
+    >>> s["ante"], s["bring_in"], s["small_bet"], s["big_bet"]
+    (20, 50, 100, 200)
+    >>> s = stakes_for_blinds("plo", 50, 100, ante=10)
+    >>> s["small_blind"], s["big_blind"], s["ante"], s["ante_kind"].value
+    (50, 100, 10, 'per_player')
+    """
+    g = game(which) if isinstance(which, str) else which
+    if not isinstance(g, Game):
+        raise InvalidConfigError(f"a game is a Game or a preset key, got {which!r}")
+    if g.betting is Betting.FIXED_LIMIT:
+        return stakes_for(g, (big_blind, 2 * big_blind))
+    if not isinstance(ante, int) or isinstance(ante, bool) or ante < 0:
+        raise InvalidConfigError(f"an ante is an int >= 0, got {ante!r}")
+    stakes = stakes_for(g, (small_blind, big_blind))
+    if ante:
+        stakes["ante"], stakes["ante_kind"] = ante, AnteKind.PER_PLAYER
+    return stakes
 
 
 class GameChange(Enum):

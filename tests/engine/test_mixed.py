@@ -28,6 +28,7 @@ from engine import (
     game,
     mix,
     stakes_for,
+    stakes_for_blinds,
 )
 
 HORSE = ["flhe", "flo8", "razz", "stud", "stud8"]
@@ -348,3 +349,25 @@ def test_a_table_plays_a_horse_rotation_with_chips_conserved(change: int | None)
     assert order[:5] == HORSE
     if change == 8:
         assert played[:40] == [k for k in HORSE for _ in range(8)]
+
+
+# -- a tournament's blind levels -------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["flhe", "flo8", "27td"])
+def test_a_blind_level_keeps_the_blinds_of_a_limit_game_and_bets_the_big_blind(key: str) -> None:
+    stakes = stakes_for_blinds(key, 50, 100, ante=10)
+    assert (stakes["small_blind"], stakes["big_blind"], stakes["ante"]) == (50, 100, 0)
+    assert (stakes["small_bet"], stakes["big_bet"]) == (100, 200)
+
+
+def test_a_blind_level_of_stud_antes_and_brings_in_by_the_big_blind_as_small_bet() -> None:
+    stakes = stakes_for_blinds("razz", 50, 100, ante=10)
+    assert (stakes["ante"], stakes["bring_in"], stakes["small_bet"]) == (20, 50, 100)
+
+
+def test_a_blind_level_of_a_big_bet_game_is_played_as_it_is_with_its_ante() -> None:
+    stakes = stakes_for_blinds("nlhe", 25, 50, ante=5)
+    assert (stakes["small_blind"], stakes["big_blind"], stakes["ante"]) == (25, 50, 5)
+    assert stakes["ante_kind"] is AnteKind.PER_PLAYER
+    assert stakes_for_blinds("plo", 25, 50)["ante_kind"] is AnteKind.NONE
