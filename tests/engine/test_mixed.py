@@ -1,4 +1,5 @@
-"""Mixed games: stakes by each game's convention, rotations, and a table changing game."""
+"""Mixed games: stakes by each game's convention, rotations, and a table changing game.
+A test of a rule in docs/rules.md ("Mixed games", M1-M9) starts with the rule's id."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def test_eight_game_plays_its_eight_games_in_order() -> None:
     assert [g.key for g in mix("8game").games] == EIGHT
 
 
-def test_a_mix_seats_the_fewest_its_games_seat() -> None:
+def test_m7_a_mix_seats_the_fewest_its_games_seat() -> None:
     assert mix("horse").max_players == 8  # stud
     assert mix("8game").max_players == 6  # 2-7 triple draw
 
@@ -87,7 +88,7 @@ def test_a_game_lasts_at_least_one_hand() -> None:
 
 
 @pytest.mark.parametrize("key", ["flhe", "flo8", "27td", "badugi"])
-def test_limit_games_with_blinds_post_half_the_small_bet_and_the_small_bet(key: str) -> None:
+def test_m2_limit_games_with_blinds_post_half_the_small_bet_and_the_small_bet(key: str) -> None:
     stakes = stakes_for(key, (100, 200))
     assert (stakes["small_blind"], stakes["big_blind"]) == (50, 100)
     assert (stakes["small_bet"], stakes["big_bet"]) == (100, 200)
@@ -95,7 +96,7 @@ def test_limit_games_with_blinds_post_half_the_small_bet_and_the_small_bet(key: 
 
 
 @pytest.mark.parametrize("key", ["stud", "stud8", "razz"])
-def test_stud_games_ante_a_fifth_and_bring_in_half_the_small_bet(key: str) -> None:
+def test_m3_stud_games_ante_a_fifth_and_bring_in_half_the_small_bet(key: str) -> None:
     stakes = stakes_for(key, (100, 200))
     assert (stakes["ante"], stakes["ante_kind"], stakes["bring_in"]) == (
         20,
@@ -106,18 +107,18 @@ def test_stud_games_ante_a_fifth_and_bring_in_half_the_small_bet(key: str) -> No
     assert (stakes["small_bet"], stakes["big_bet"]) == (100, 200)
 
 
-def test_small_stud_stakes_keep_a_one_chip_ante_and_bring_in() -> None:
+def test_m3_small_stud_stakes_keep_a_one_chip_ante_and_bring_in() -> None:
     stakes = stakes_for("stud", (2, 4))
     assert (stakes["ante"], stakes["bring_in"]) == (1, 1)
 
 
 @pytest.mark.parametrize("key", ["nlhe", "plo", "plo8", "shortdeck", "27sd", "5cd"])
-def test_big_bet_games_read_the_level_as_blinds(key: str) -> None:
+def test_m1_big_bet_games_read_the_level_as_blinds(key: str) -> None:
     stakes = stakes_for(key, (50, 100))
     assert (stakes["small_blind"], stakes["big_blind"], stakes["small_bet"]) == (50, 100, 100)
 
 
-def test_kuhn_and_leduc_ante_as_their_papers_say() -> None:
+def test_m5_kuhn_and_leduc_ante_as_their_papers_say() -> None:
     assert stakes_for("kuhn", (1, 1))["ante"] == 1
     leduc = stakes_for("leduc", (2, 4))
     assert (leduc["ante"], leduc["small_bet"], leduc["big_bet"]) == (1, 2, 4)
@@ -136,7 +137,7 @@ def test_a_bad_level_is_refused(level: object) -> None:
         stakes_for("flhe", level)  # type: ignore[arg-type]
 
 
-def test_eight_game_plays_big_bet_games_at_the_limit_blinds() -> None:
+def test_m4_eight_game_plays_big_bet_games_at_the_limit_blinds() -> None:
     eight = mix("8game")
     nlhe, plo, flhe = (eight.config(k, (200, 400)) for k in ("nlhe", "plo", "flhe"))
     assert (nlhe.small_blind, nlhe.big_blind) == (100, 200)
@@ -144,13 +145,13 @@ def test_eight_game_plays_big_bet_games_at_the_limit_blinds() -> None:
     assert (flhe.small_blind, flhe.big_blind, flhe.small_bet, flhe.big_bet) == (100, 200, 200, 400)
 
 
-def test_every_game_of_a_mix_has_the_same_seats_and_buy_ins() -> None:
+def test_m4_every_game_of_a_mix_has_the_same_seats_and_buy_ins() -> None:
     configs = mix("8game").configs((100, 200))
     assert {(c.seats, c.min_buy_in, c.max_buy_in) for c in configs} == {(6, 4000, 20000)}
     assert [c.game.key for c in configs] == EIGHT
 
 
-def test_a_mix_table_is_not_bigger_than_its_smallest_game() -> None:
+def test_m7_a_mix_table_is_not_bigger_than_its_smallest_game() -> None:
     with pytest.raises(InvalidConfigError, match="2 to 6 seats"):
         mix("8game").config("nlhe", (100, 200), seats=8)
 
@@ -163,7 +164,7 @@ def test_a_mix_config_of_a_game_not_in_it_is_refused() -> None:
 # -- rotation --------------------------------------------------------------------------
 
 
-def test_horse_changes_game_every_eight_hands_and_starts_over() -> None:
+def test_m6_horse_changes_game_every_eight_hands_and_starts_over() -> None:
     played = play(Rotation(mix("horse")), 48, seats=[0, 1, 2, 3], table_seats=8)
     assert played == [k for k in HORSE for _ in range(8)] + ["flhe"] * 8
 
@@ -173,13 +174,13 @@ def test_horse_every_three_hands() -> None:
     assert played == [k for k in HORSE for _ in range(3)]
 
 
-def test_horse_by_orbit_plays_one_hand_per_player() -> None:
+def test_m6_horse_by_orbit_plays_one_hand_per_player() -> None:
     rotation = Rotation(mix("horse").every(None))
     played = play(rotation, 25, seats=[1, 3, 4, 6, 7], table_seats=8)
     assert played == [k for k in HORSE for _ in range(5)]
 
 
-def test_an_orbit_ends_when_the_button_would_pass_its_first_seat() -> None:
+def test_m6_an_orbit_ends_when_the_button_would_pass_its_first_seat() -> None:
     rotation = Rotation(mix("horse").every(None))
     rotation = rotation.after_hand(button=2, seats=[0, 2, 4, 6], table_seats=8)
     rotation = rotation.after_hand(button=4, seats=[0, 2, 4, 6], table_seats=8)
@@ -197,7 +198,7 @@ def test_hands_left_counts_down() -> None:
     assert Rotation(mix("horse").every(None)).hands_left is None
 
 
-def test_dealers_choice_waits_for_the_button_to_pick() -> None:
+def test_m6_dealers_choice_waits_for_the_button_to_pick() -> None:
     rotation = Rotation(dealers_choice(["nlhe", "plo", "razz"]))
     assert rotation.needs_choice
     with pytest.raises(InvalidConfigError, match="before its pick"):
@@ -282,7 +283,7 @@ def test_set_config_changes_the_game_between_hands() -> None:
     assert table.hand.game.key == "razz"
 
 
-def test_set_config_refuses_during_a_hand() -> None:
+def test_m8_set_config_refuses_during_a_hand() -> None:
     horse = mix("horse")
     table = seated(horse.config("flhe", (20, 40)), {0: 2000, 1: 2000})
     table.start_hand(Deck.shuffled(random.Random(1)))
@@ -308,7 +309,7 @@ def test_set_config_refuses_a_game_seating_fewer_than_are_seated() -> None:
         table.set_config(forged)
 
 
-def test_the_button_moves_one_seat_into_and_out_of_stud() -> None:
+def test_m8_the_button_moves_one_seat_into_and_out_of_stud() -> None:
     horse = mix("horse")
     rng = random.Random(3)
     table = seated(horse.config("flhe", (20, 40)), dict.fromkeys((0, 2, 4, 6), 4000))
@@ -355,18 +356,18 @@ def test_a_table_plays_a_horse_rotation_with_chips_conserved(change: int | None)
 
 
 @pytest.mark.parametrize("key", ["flhe", "flo8", "27td"])
-def test_a_blind_level_keeps_the_blinds_of_a_limit_game_and_bets_the_big_blind(key: str) -> None:
+def test_m9_a_blind_level_keeps_the_blinds_of_a_limit_game_and_bets_the_big_blind(key: str) -> None:
     stakes = stakes_for_blinds(key, 50, 100, ante=10)
     assert (stakes["small_blind"], stakes["big_blind"], stakes["ante"]) == (50, 100, 0)
     assert (stakes["small_bet"], stakes["big_bet"]) == (100, 200)
 
 
-def test_a_blind_level_of_stud_antes_and_brings_in_by_the_big_blind_as_small_bet() -> None:
+def test_m9_a_blind_level_of_stud_antes_and_brings_in_by_the_big_blind_as_small_bet() -> None:
     stakes = stakes_for_blinds("razz", 50, 100, ante=10)
     assert (stakes["ante"], stakes["bring_in"], stakes["small_bet"]) == (20, 50, 100)
 
 
-def test_a_blind_level_of_a_big_bet_game_is_played_as_it_is_with_its_ante() -> None:
+def test_m9_a_blind_level_of_a_big_bet_game_is_played_as_it_is_with_its_ante() -> None:
     stakes = stakes_for_blinds("nlhe", 25, 50, ante=5)
     assert (stakes["small_blind"], stakes["big_blind"], stakes["ante"]) == (25, 50, 5)
     assert stakes["ante_kind"] is AnteKind.PER_PLAYER
