@@ -23,6 +23,25 @@ actions street by street, ``*** SHOW DOWN ***`` and ``*** SUMMARY ***``. A few c
 A player coming back after missing the blinds "posts small & big blinds" (a live big
 blind and a dead small blind); see :meth:`_Renderer.forced_bets` for how that is told
 apart from an ante after a PHH round trip.
+
+The games PokerStars deals are written in its own words (:data:`GAME_WORDS`; checked
+against real PokerStars files, see docs/hands.md): the header names the game and its
+betting ("Omaha Hi/Lo Limit", "7 Card Stud Hi/Lo Limit", "Triple Draw 2-7 Lowball
+Limit"), and the stakes are the blinds in a big-bet game, the small and big bet in a
+limit game. Stud has no button; its streets are "*** 3rd STREET ***" to "*** 6th
+STREET ***" and "*** RIVER ***", each dealing "Dealt to <name> [cards so far] [new
+cards]", the bring-in "brings in for" and a completion "completes it to". Draw games
+deal under "*** DEALING HANDS ***"; triple draws mark each draw ("*** FIRST DRAW ***")
+where single draws (5 Card Draw, Single Draw 2-7) mark none; a draw is "stands pat" or
+"discards 2 cards [Jd 7d]" followed by "Dealt to <name> [kept] [drawn]" (the cards only
+where they are known). Hands are named as PokerStars names them: "(HI: a pair of
+Sevens; LO: 8,7,5,4,2)" in a hi-lo game (with "No low hand qualified" when none did),
+"(Lo: 9,8,7,6,3)" or "(Lo: a pair of Fives)" in razz and deuce-to-seven, "(Badugi:
+8,6,3,2)". Each half of a split pot is its own "collected ... from pot" line.
+
+Other games (short deck, which PokerStars deals only as 6+ Hold'em with a button blind,
+Kuhn, Leduc, dice, decks with jokers, games defined on the fly) raise
+:class:`server.export.UnsupportedGameError`: PokerStars has no words for them.
 """
 
 from __future__ import annotations
@@ -35,22 +54,69 @@ from enum import IntEnum
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.cards import Card
+from engine.errors import EngineError
 from engine.evaluator import HandCategory, HandValue, evaluate
 from engine.events import (
     ActionTaken,
     BoardDealt,
+    CardsDrawn,
     CardsMucked,
     CardsShown,
     Event,
     ForcedBetPosted,
     HandStarted,
+    HoleCardsDealt,
     PotAwarded,
     Street,
     UncalledBetReturned,
+    UpCardsDealt,
 )
-from server.export import HandInfo
+from engine.games import Betting, Game, game
+from engine.hand import HandSetup
+from engine.rating import rate
+from server.export import HandInfo, UnsupportedGameError
 
-__all__ = ["hand_name", "render", "render_all"]
+__all__ = ["GAME_WORDS", "game_words", "hand_name", "render", "render_all"]
+
+FORMAT = "PokerStars text"
+GAME_WORDS: dict[str, str] = {
+    "nlhe": "Hold'em",
+    "flhe": "Hold'em",
+    "plhe": "Hold'em",
+    "plo": "Omaha",
+    "plo5": "5 Card Omaha",
+    "plo6": "6 Card Omaha",
+    "flo8": "Omaha Hi/Lo",
+    "plo8": "Omaha Hi/Lo",
+    "stud": "7 Card Stud",
+    "stud8": "7 Card Stud Hi/Lo",
+    "razz": "Razz",
+    "27td": "Triple Draw 2-7 Lowball",
+    "27sd": "Single Draw 2-7 Lowball",
+    "5cd": "5 Card Draw",
+    "badugi": "Badugi",
+}
+"""The presets PokerStars deals, by key, and the words its headers name each by; the
+betting follows ("Omaha Hi/Lo Limit", "5 Card Draw No Limit")."""
+_BETTING_WORDS = {
+    Betting.NO_LIMIT: "No Limit",
+    Betting.POT_LIMIT: "Pot Limit",
+    Betting.FIXED_LIMIT: "Limit",
+}
+_STUD_STREETS = ("3rd STREET", "4th STREET", "5th STREET", "6th STREET", "RIVER")
+_STUD_SUMMARY = ("3rd Street", "4th Street", "5th Street", "6th Street", "River")
+_DRAW_STREETS = ("", "FIRST DRAW", "SECOND DRAW", "THIRD DRAW")
+_DRAW_ORDINALS = ("", "1st ", "2nd ", "3rd ")
+
+
+def game_words(g: Game) -> str:
+    """The game as a PokerStars header names it, e.g. ``"Omaha Hi/Lo Limit"``; raises
+    :class:`UnsupportedGameError` for a game PokerStars does not deal."""
+    words = GAME_WORDS.get(g.key)
+    if words is None or game(g.key) != g:
+        raise UnsupportedGameError(g.key, g.name, FORMAT)
+    return f"{words} {_BETTING_WORDS[g.betting]}"
+
 
 _CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
 # Keyed by IntEnum: events carry each game's own street enum; only hold'em's is exported.
@@ -66,14 +132,18 @@ def render(info: HandInfo, *, hero: int | None = None) -> str:
     """One hand as PokerStars hand-history text, ending in a newline.
 
     With ``hero`` (a position in PHH order: 0 is ``p1``) the text is that player's own
-    history, as the PokerStars client writes it: "Dealt to" the hero alone, and the others'
-    hole cards only where shown at showdown. The hand is still replayed from the full
-    history, so the result is exact where a history with those cards unknown (``????``)
-    could not be: the replay gives unknown cards stand-ins, which would play at showdown.
+    history, as the PokerStars client writes it: "Dealt to" the hero alone (and everyone's
+    stud up cards), the others' draws as counts, and their hole cards only where shown at
+    showdown. The hand is still replayed from the full history, so the result is exact
+    where a history with those cards unknown (``????``) could not be: the replay gives
+    unknown cards stand-ins, which would play at showdown.
 
-    Raises :class:`engine.errors.HistoryError` if the history does not replay, and
-    :class:`ValueError` if ``players`` and ``seats`` do not name every player in it.
+    Raises :class:`server.export.UnsupportedGameError` for a game PokerStars does not
+    deal (:data:`GAME_WORDS`), :class:`engine.errors.HistoryError` if the history does not
+    replay, and :class:`ValueError` if ``players`` and ``seats`` do not name every player
+    in it.
     """
+    words = game_words(info.history.game)
     result = info.replay()
     n = len(result.hand.setup.seats)
     if len(info.players) != n or len(info.seats) != n:
@@ -83,14 +153,15 @@ def render(info: HandInfo, *, hero: int | None = None) -> str:
     if hero is not None and not 0 <= hero < n:
         raise ValueError(f"hero {hero!r} is not a position of the hand's {n} players")
     holes = [tuple(h) if result.known[p] else None for p, h in enumerate(result.hand.holes)]
-    face_up = list(result.face_up)
+    # Who the text deals cards to face up: every player whose cards the history knows,
+    # or the hero alone.
+    sees = [result.known[p] and result.face_up[p] for p in range(n)]
     if hero is not None:
         shown = {e.seat for e in result.events if isinstance(e, CardsShown)}
         holes = [h if p == hero or p in shown else None for p, h in enumerate(holes)]
-        face_up = [p == hero for p in range(n)]
-    return _Renderer(
-        info, result.events, result.hand.setup.blinds, result.scale, face_up, holes
-    ).run()
+        sees = [p == hero for p in range(n)]
+    setup = result.hand.setup
+    return _Renderer(info, words, setup.game, result.events, setup, result.scale, sees, holes).run()
 
 
 def render_all(infos: Sequence[HandInfo]) -> str:
@@ -187,6 +258,56 @@ def _cards(cards: Sequence[Card]) -> str:
     return "[" + " ".join(str(c) for c in cards) + "]"
 
 
+# -- naming the hands of every game -------------------------------------------------------
+
+_HIGH_GAMES = frozenset({"nlhe", "flhe", "plhe", "plo", "plo5", "plo6", "stud", "5cd"})
+_LOW_GAMES = frozenset({"razz", "27td", "27sd"})
+
+
+def _ranks(cards: Sequence[Card]) -> str:
+    """A low hand as PokerStars lists it, high card first: ``"8,7,5,4,2"``, ``"6,4,3,2,A"``."""
+    return ",".join(str(c)[:-1] for c in cards)
+
+
+@dataclass(frozen=True)
+class _Named:
+    text: str
+    """The hand in PokerStars' words: ``"a pair of Jacks"``, ``"HI: ...; LO: 8,7,5,4,2"``."""
+    value: HandValue | None
+    """The high hand, in games won by the high hand alone (for kicker notes)."""
+
+
+def _name_hand(g: Game, hole: Sequence[Card], board: Sequence[Card]) -> _Named | None:
+    """The hand ``hole`` (with ``board``) makes in ``g``, or None if it is not a whole
+    hand yet (too few cards)."""
+    if g.key in ("nlhe", "flhe", "plhe"):
+        if len(hole) + len(board) < 5:
+            return None
+        value = evaluate((*hole, *board))
+        return _Named(hand_name(value), value)
+    try:
+        rating = rate(hole, board, game=g)
+    except EngineError:
+        return None
+    best = rating.best[0]
+    if g.key in _HIGH_GAMES:
+        value = evaluate(best)
+        return _Named(hand_name(value), value)
+    if g.split:
+        text = f"HI: {hand_name(evaluate(best))}"
+        if rating.values[1]:
+            text += f"; LO: {_ranks(rating.best[1])}"
+        return _Named(text, None)
+    if g.key in _LOW_GAMES:
+        # A low with no pair (nor, in deuce-to-seven, a straight or flush) is its cards;
+        # anything else is named as a high hand: "Lo: a pair of Fives".
+        if "," not in rating.names[0]:
+            return _Named(f"Lo: {_ranks(best)}", None)
+        return _Named(f"Lo: {hand_name(evaluate(best))}", None)
+    label = "Badugi" if len(best) == 4 else f"{len(best)}-card"  # badugi
+    return _Named(f"{label}: {_ranks(best)}", None)
+
+
 # -- the renderer ----------------------------------------------------------------------
 
 
@@ -198,23 +319,30 @@ class _Player:
     posted: int = 0  # forced bets so far, to mark the one that puts the player all in
     small_blind: bool = False
     big_blind: bool = False
-    put_money_in: bool = False  # a blind, call, bet or raise: not "(didn't bet)"
-    folded_on: IntEnum | None = None
+    put_money_in: bool = False  # a blind, bring-in, call, bet or raise: not "(didn't bet)"
+    folded_on: int | None = None  # the street's index
     shown: bool = False
     won: int = 0
+    dealt: list[Card] = field(default_factory=list)
+    """The cards in the player's hand as the text has dealt them (stud: so far; a draw:
+    after the last draw)."""
 
 
 @dataclass
 class _Renderer:
     info: HandInfo
+    words: str
+    game: Game
     events: list[Event]
-    blinds: tuple[int, ...]
+    setup: HandSetup
     scale: int
-    dealt_face_up: list[bool]
-    """By position: the history deals these hole cards face up ("Dealt to" lines)."""
+    sees: list[bool]
+    """By position: the text deals this player's face-down cards face up ("Dealt to")."""
     holes: list[tuple[Card, ...] | None]
-    """By position: the hole cards where the history knows them (dealt or shown)."""
+    """By position: the final hole cards where the history knows them (dealt or shown)."""
     lines: list[str] = field(default_factory=list)
+    up_cards: set[Card] = field(default_factory=set)
+    """Stud: the cards dealt face up, which everyone sees."""
 
     def __post_init__(self) -> None:
         self.symbol = ""
@@ -226,9 +354,18 @@ class _Renderer:
             _Player(name, seat)
             for name, seat in zip(self.info.players, self.info.seats, strict=True)
         ]
-        # Under the dead-button rule the button's seat may be nobody's.
+        self.stud = self.game.up_cards
+        self.draw = self.game.draws
+        self.triple = self.draw and len(self.game.streets) > 2
+        # Under the dead-button rule the button's seat may be nobody's; stud has none.
         seat = self.info.button_seat
-        self.button = self.info.seats.index(seat) if seat in self.info.seats else None
+        self.button = (
+            self.info.seats.index(seat) if seat in self.info.seats and not self.stud else None
+        )
+        self.stud_street = 0
+        self.pending: dict[int, list[Card]] = {}  # stud: cards dealt this street, by seat
+        self.pending_up: set[int] = set()  # stud: the seats dealt an up card this street
+        self.draw_street = 0
 
     def money(self, chips: int) -> str:
         """An amount as PokerStars writes it: ``100``, or ``$0.10`` and ``$2`` for money."""
@@ -255,27 +392,36 @@ class _Renderer:
         self.header(started)
         forced = [e for e in self.events if isinstance(e, ForcedBetPosted)]
         self.forced_bets(forced, started.small_blind)
-        self.lines.append("*** HOLE CARDS ***")
-        for p, player in enumerate(self.players):
-            cards = self.holes[p]
-            if self.dealt_face_up[p] and cards is not None:
-                self.lines.append(f"Dealt to {player.name} {_cards(cards)}")
+        self.deal_hands()
         # Preflop the bet to match is the full big blind even if its poster is short.
         bet_to_match = max(
-            [b for b in self.blinds if 0 < b <= started.big_blind]
+            [b for b in self.setup.blinds if 0 < b <= started.big_blind]
             + [e.street_total for e in forced],
             default=0,
         )
+        street = self.game.streets_played[0]
         board: tuple[Card, ...] = ()
         showdown: list[CardsShown | CardsMucked] = []
         awards: list[PotAwarded] = []
         for event in self.events:
+            if self.pending and not isinstance(event, HoleCardsDealt | UpCardsDealt):
+                self.deal_stud_street()
             if isinstance(event, ActionTaken):
+                if event.street != street:  # a new betting round: nothing to match yet
+                    street, bet_to_match = event.street, 0
                 bet_to_match = self.action(event, bet_to_match)
+            elif isinstance(event, HoleCardsDealt | UpCardsDealt) and self.stud:
+                self.stud_cards(event)
+            elif isinstance(event, CardsDrawn):
+                self.drawn(event)
             elif isinstance(event, BoardDealt):
                 board = event.board
                 bet_to_match = 0
-                self.lines.append(self.street_line(event))
+                if self.stud:  # the common card, when the deck cannot give everyone one
+                    self.lines.append(f"*** {_STUD_STREETS[-1]} *** {_cards(event.cards)}")
+                    self.stud_street += 1
+                else:
+                    self.lines.append(self.street_line(event))
             elif isinstance(event, UncalledBetReturned):
                 amount = self.money(event.amount)
                 self.lines.append(f"Uncalled bet ({amount}) returned to {self.name(event.seat)}")
@@ -294,22 +440,100 @@ class _Renderer:
         self.summary(awards, board)
         return "\n".join(self.lines) + "\n"
 
+    def deal_hands(self) -> None:
+        """The first deal: "*** HOLE CARDS ***" in a board game, "*** DEALING HANDS ***"
+        in a draw game, each with a "Dealt to" line per player the text sees; stud deals
+        street by street (:meth:`deal_stud_street`)."""
+        if self.draw:
+            self.lines.append("*** DEALING HANDS ***")
+            for event in self.events:
+                if isinstance(event, HoleCardsDealt) and event.cards is not None:
+                    self.players[event.seat].dealt = list(event.cards)
+                    if self.sees[event.seat]:
+                        self.lines.append(f"Dealt to {self.name(event.seat)} {_cards(event.cards)}")
+        elif not self.stud:
+            self.lines.append("*** HOLE CARDS ***")
+            for p, player in enumerate(self.players):
+                cards = self.holes[p]
+                if self.sees[p] and cards is not None:
+                    self.lines.append(f"Dealt to {player.name} {_cards(cards)}")
+
     def header(self, started: HandStarted) -> None:
         info = self.info
-        stakes = f"{self.money(started.small_blind)}/{self.money(started.big_blind)}"
+        if self.game.fixed_limit:  # PokerStars' limit stakes are the small and big bet
+            low, high = self.setup.small_bet, self.setup.big_bet
+        else:
+            low, high = started.small_blind, started.big_blind
+        stakes = f"{self.money(low)}/{self.money(high)}"
         if self.code:
             stakes += f" {self.code}"
         self.lines.append(
-            f"PokerStars Hand #{info.hand_id}:  Hold'em No Limit ({stakes}) - "
+            f"PokerStars Hand #{info.hand_id}:  {self.words} ({stakes}) - "
             f"{_format_time(info.started_at)}"
         )
-        self.lines.append(
-            f"Table '{info.table_name}' {info.max_seats}-max Seat #{info.button_seat} is the button"
-        )
+        table = f"Table '{info.table_name}' {info.max_seats}-max"
+        if not self.stud:
+            table += f" Seat #{info.button_seat} is the button"
+        self.lines.append(table)
         for player in sorted(self.players, key=lambda p: p.seat):
             self.lines.append(
                 f"Seat {player.seat}: {player.name} ({self.money(player.stack)} in chips)"
             )
+
+    def stud_cards(self, event: HoleCardsDealt | UpCardsDealt) -> None:
+        """Stud's cards, kept until the street is dealt: a street's deal ends where a
+        player gets cards again (face down after an up card, or another up card), as
+        when players all in see the last streets dealt one after the other."""
+        again = event.seat in self.pending and (
+            isinstance(event, HoleCardsDealt) or event.seat in self.pending_up
+        )
+        if again:
+            self.deal_stud_street()
+        self.pending.setdefault(event.seat, []).extend(event.cards or ())
+        if isinstance(event, UpCardsDealt):
+            self.up_cards.update(event.cards)
+            self.pending_up.add(event.seat)
+
+    def deal_stud_street(self) -> None:
+        """A stud street's cards, a line per player in seat order: everything the text
+        sees so far, then the new cards ("Dealt to Ann [7c 3s 5h] [Qc]")."""
+        self.lines.append(f"*** {_STUD_STREETS[min(self.stud_street, 4)]} ***")
+        self.stud_street += 1
+        for seat in sorted(self.pending, key=lambda s: self.players[s].seat):
+            player = self.players[seat]
+            new = [c for c in self.pending[seat] if self.sees[seat] or c in self.up_cards]
+            if not new:
+                continue
+            before = f"{_cards(player.dealt)} " if player.dealt else ""
+            self.lines.append(f"Dealt to {player.name} {before}{_cards(new)}")
+            player.dealt.extend(new)
+        self.pending = {}
+        self.pending_up = set()
+
+    def drawn(self, event: CardsDrawn) -> None:
+        """A draw: "stands pat", or "discards 2 cards", with the cards and a "Dealt to"
+        line where the text sees them. Triple draws mark each draw's start."""
+        index = self.game.streets_played.index(event.street)
+        if self.triple and index != self.draw_street:
+            self.draw_street = index
+            self.lines.append(f"*** {_DRAW_STREETS[min(index, 3)]} ***")
+        player = self.players[event.seat]
+        if event.count == 0:
+            self.lines.append(f"{player.name}: stands pat")
+            return
+        cards = "card" if event.count == 1 else "cards"
+        seen = event.discarded is not None and event.drawn is not None
+        if not (self.sees[event.seat] and seen):
+            self.lines.append(f"{player.name}: discards {event.count} {cards}")
+            return
+        assert event.discarded is not None and event.drawn is not None
+        kept = [c for c in player.dealt if c not in event.discarded]
+        self.lines.append(
+            f"{player.name}: discards {event.count} {cards} {_cards(event.discarded)}"
+        )
+        before = f"{_cards(kept)} " if kept else ""
+        self.lines.append(f"Dealt to {player.name} {before}{_cards(event.drawn)}")
+        player.dealt = [*kept, *event.drawn]
 
     def forced_bets(self, forced: list[ForcedBetPosted], small_blind: int) -> None:
         """Antes first in seat order, then the blinds as posted.
@@ -364,12 +588,18 @@ class _Renderer:
         all_in = " and is all-in" if event.all_in else ""
         match event.kind:
             case "fold":
-                player.folded_on = event.street
+                player.folded_on = int(event.street)
                 text = "folds"
             case "check":
                 text = "checks"
             case "call":
                 text = f"calls {self.money(event.increment)}"
+            case "bring_in":
+                text = f"brings in for {self.money(event.increment)}"
+                bet_to_match = event.street_total
+            case "complete":
+                text = f"completes it to {self.money(event.street_total)}"
+                bet_to_match = event.street_total
             case "bet":
                 text = f"bets {self.money(event.street_total)}"
                 bet_to_match = event.street_total
@@ -390,11 +620,11 @@ class _Renderer:
             return f"*** {label} *** {_cards(event.cards)}"
         return f"*** {label} *** {_cards(before)} {_cards(event.cards)}"
 
-    def value(self, seat: int, board: tuple[Card, ...]) -> HandValue | None:
+    def named(self, seat: int, board: tuple[Card, ...]) -> _Named | None:
         cards = self.holes[seat]
-        if cards is None or len(board) + len(cards) < 5:
+        if cards is None:
             return None
-        return evaluate((*cards, *board))
+        return _name_hand(self.game, cards, board)
 
     def show_down(
         self,
@@ -403,19 +633,27 @@ class _Renderer:
         board: tuple[Card, ...],
     ) -> None:
         """PokerStars settles the last side pot first: the hands contesting it are shown,
-        it is collected, then the next pot down to the main pot."""
+        it is collected (each half of a split pot apart), then the next pot down to the
+        main pot."""
         self.lines.append("*** SHOW DOWN ***")
         shown: list[HandValue] = []
         done: set[int] = set()
-        for index, award in reversed(list(enumerate(awards))):
+        pots = sorted({a.pot for a in awards})
+        for pot in reversed(pots):
+            halves = [a for a in awards if a.pot == pot]
             for event in showdown:
-                if event.seat in award.eligible and event.seat not in done:
+                if event.seat in halves[0].eligible and event.seat not in done:
                     done.add(event.seat)
                     self.show_line(event, shown, board)
-            for seat, share in award.shares:
-                if share:
-                    pot = self.pot_name(index, len(awards))
-                    self.lines.append(f"{self.name(seat)} collected {self.money(share)} from {pot}")
+            for award in halves:
+                for seat, share in award.shares:
+                    if share:
+                        name = self.pot_name(pots.index(pot), len(pots))
+                        self.lines.append(
+                            f"{self.name(seat)} collected {self.money(share)} from {name}"
+                        )
+            if self.game.split and not any(a.half == "low" for a in halves):
+                self.lines.append("No low hand qualified")
         for event in showdown:
             if event.seat not in done:
                 self.show_line(event, shown, board)
@@ -426,19 +664,22 @@ class _Renderer:
         shown: list[HandValue],
         board: tuple[Card, ...],
     ) -> None:
-        """A show or muck line; ``shown`` are the hands shown so far, for kicker notes."""
+        """A show or muck line; ``shown`` are the high hands shown so far, for kicker
+        notes."""
         player = self.players[event.seat]
         cards = self.holes[event.seat]
-        value = self.value(event.seat, board)
-        if isinstance(event, CardsMucked) or cards is None or value is None:
+        named = self.named(event.seat, board)
+        if isinstance(event, CardsMucked) or cards is None or named is None:
             # A hand the history never saw stays face down: mucked, as far as the text
             # can tell.
             self.lines.append(f"{player.name}: mucks hand")
             return
         player.shown = True
-        name = hand_name(value) + _kicker_note(value, shown)
-        shown.append(value)
-        self.lines.append(f"{player.name}: shows {_cards(cards)} ({name})")
+        text = named.text
+        if named.value is not None:
+            text += _kicker_note(named.value, shown)
+            shown.append(named.value)
+        self.lines.append(f"{player.name}: shows {_cards(cards)} ({text})")
 
     @staticmethod
     def pot_name(index: int, count: int) -> str:
@@ -451,14 +692,16 @@ class _Renderer:
     def summary(self, awards: list[PotAwarded], board: tuple[Card, ...]) -> None:
         self.lines.append("*** SUMMARY ***")
         total = sum(a.amount for a in awards)
-        pots = ""
-        if len(awards) > 1:
-            pots = "".join(
-                f" {self.pot_name(i, len(awards)).capitalize()} {self.money(a.amount)}."
-                for i, a in enumerate(awards)
+        pots = sorted({a.pot for a in awards})
+        text = ""
+        if len(pots) > 1:
+            text = "".join(
+                f" {self.pot_name(i, len(pots)).capitalize()} "
+                f"{self.money(sum(a.amount for a in awards if a.pot == pot))}."
+                for i, pot in enumerate(pots)
             )
-        self.lines.append(f"Total pot {self.money(total)}{pots} | Rake {self.money(0)}")
-        if board:
+        self.lines.append(f"Total pot {self.money(total)}{text} | Rake {self.money(0)}")
+        if board and not self.stud:
             self.lines.append(f"Board {_cards(board)}")
         for p, player in sorted(enumerate(self.players), key=lambda item: item[1].seat):
             roles = " (button)" if p == self.button else ""
@@ -466,16 +709,30 @@ class _Renderer:
             roles += " (big blind)" if player.big_blind else ""
             self.lines.append(f"Seat {player.seat}: {player.name}{roles} {self.outcome(p, board)}")
 
+    def folded(self, player: _Player) -> str:
+        """Where the player folded, as the summary says it."""
+        street = player.folded_on
+        assert street is not None
+        didnt = "" if player.put_money_in else " (didn't bet)"
+        if self.stud:
+            return f"folded on the {_STUD_SUMMARY[min(street, 4)]}" + (didnt if street == 0 else "")
+        if self.draw:
+            if street == 0:
+                return "folded before the Draw" + didnt
+            ordinal = _DRAW_ORDINALS[min(street, 3)] if self.triple else ""
+            return f"folded after the {ordinal}Draw"
+        if street == 0:
+            return "folded before Flop" + didnt
+        return f"folded on the {_STREET_NAMES[Street(street)]}"
+
     def outcome(self, p: int, board: tuple[Card, ...]) -> str:
         player = self.players[p]
         if player.folded_on is not None:
-            if player.folded_on is Street.PREFLOP:
-                return "folded before Flop" + ("" if player.put_money_in else " (didn't bet)")
-            return f"folded on the {_STREET_NAMES[player.folded_on]}"
+            return self.folded(player)
         cards = self.holes[p]
         if player.shown and cards is not None:
-            value = self.value(p, board)
-            name = hand_name(value) if value is not None else ""
+            named = self.named(p, board)
+            name = named.text if named is not None else ""
             if player.won:
                 return f"showed {_cards(cards)} and won ({self.money(player.won)}) with {name}"
             return f"showed {_cards(cards)} and lost with {name}"

@@ -17,7 +17,9 @@ from __future__ import annotations
 import contextlib
 import io
 import random
+import re
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -31,20 +33,28 @@ from engine import (
     ActionTaken,
     AnteKind,
     BetOrRaiseTo,
+    BoardDealt,
     BringIn,
+    Card,
+    CardsDrawn,
+    CardsMucked,
+    CardsShown,
     CheckOrCall,
     Deck,
     Draw,
     Fold,
     Hand,
+    HoleCardsDealt,
+    PotAwarded,
     Table,
     TableConfig,
     UpCardsDealt,
     game,
     history,
+    parse_cards,
 )
 from engine.ranking import showing_high, showing_low
-from server.export import HandInfo, phh
+from server.export import HandInfo, UnsupportedGameError, phh, pokerstars
 
 UNIT = 1680
 """Every amount is a multiple of this: pots split evenly among 1 to 8 winners, halved."""
@@ -324,3 +334,200 @@ def test_several_hands_of_different_games_export_as_one_phhs_file() -> None:
     infos = [next(played(key, 1, f"phhs {key}")) for key in ("plo8", "razz", "27td", "kuhn")]
     loaded = history.load_all(phh.render_all(infos))
     assert [h.game.key for h in loaded] == ["plo8", "razz", "27td", "kuhn"]
+
+
+# -- PokerStars text ---------------------------------------------------------------------
+
+STARS_GAMES = list(pokerstars.GAME_WORDS)
+NOT_STARS = ["shortdeck", "kuhn", "kuhn3", "leduc", "dice", "5cd-bug", "nlhe-wild2"]
+MONEY = r"(\d+)"
+ALL_IN = r"(?: and is all-in)?"
+
+
+def stars_chip_flow(text: str, big_blind: int) -> dict[str, int]:
+    """Each player's final stack, read back from the text: their stack, less what they
+    post, bring in, call, bet, complete and raise to, plus what comes back uncalled and
+    what they collect. Also checks that the total pot is what went in and came out."""
+    start: dict[str, int] = {}
+    put: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    street: Counter[str] = Counter()  # in front of each player this street
+    total = -1
+    for line in text.splitlines():
+        if m := re.fullmatch(rf"Seat \d+: (.+) \({MONEY} in chips\)", line):
+            start[m[1]] = int(m[2])
+        elif m := re.fullmatch(rf"(.+): posts the ante {MONEY}{ALL_IN}", line):
+            put[m[1]] += int(m[2])
+        elif m := re.fullmatch(rf"(.+): posts small & big blinds {MONEY}{ALL_IN}", line):
+            put[m[1]] += int(m[2])
+            street[m[1]] += min(int(m[2]), big_blind)  # the small blind is dead
+        elif m := re.fullmatch(
+            rf"(.+): (?:posts (?:small|big) blind|calls|brings in for) {MONEY}{ALL_IN}", line
+        ):
+            put[m[1]] += int(m[2])
+            street[m[1]] += int(m[2])
+        elif m := re.fullmatch(
+            rf"(.+): (?:bets|raises {MONEY} to|completes it to) {MONEY}{ALL_IN}", line
+        ):
+            put[m[1]] += int(m[3]) - street[m[1]]
+            street[m[1]] = int(m[3])
+        elif line.startswith("*** ") and not line.startswith(("*** HOLE", "*** DEALING")):
+            street.clear()  # a new betting round (the blinds count on the first)
+        elif re.fullmatch(r".+: (?:stands pat|discards \d+ cards?.*)", line):
+            street.clear()  # a single draw has no marker: its draws end the betting round
+        elif m := re.fullmatch(rf"Uncalled bet \({MONEY}\) returned to (.+)", line):
+            put[m[2]] -= int(m[1])
+        elif m := re.fullmatch(
+            rf"(.+) collected {MONEY} from (?:pot|main pot|side pot(?:-\d+)?)", line
+        ):
+            won[m[1]] += int(m[2])
+        elif m := re.match(rf"Total pot {MONEY}", line):
+            total = int(m[1])
+    assert total == sum(put.values()) == sum(won.values()), text
+    return {name: start[name] - put[name] + won[name] for name in start}
+
+
+def expected_markers(info: HandInfo) -> list[str]:
+    """The street markers the hand's events call for, in order."""
+    g = info.history.game
+    events = info.replay().events
+    markers: list[str] = []
+    if g.up_cards:
+        names = ["3rd STREET", "4th STREET", "5th STREET", "6th STREET", "RIVER"]
+        dealt = sorted({int(e.street) for e in events if isinstance(e, UpCardsDealt)})
+        # Seventh street is dealt face down (face up to hands tabled all in): it is there
+        # if anyone got a seventh card.
+        seventh = any(len(h) == 7 for h in info.replay().hand.holes) and 4 not in dealt
+        markers = [names[i] for i in dealt] + (["RIVER"] if seventh else [])
+    elif g.draws:
+        markers = ["DEALING HANDS"]
+        if len(g.streets) > 2:
+            draws = sorted({int(e.street) for e in events if isinstance(e, CardsDrawn)})
+            markers += [["", "FIRST DRAW", "SECOND DRAW", "THIRD DRAW"][i] for i in draws]
+    else:
+        markers = ["HOLE CARDS"]
+        markers += [str(e.street).upper() for e in events if isinstance(e, BoardDealt)]
+    if any(isinstance(e, CardsShown | CardsMucked) for e in events):
+        markers.append("SHOW DOWN")
+    return [*markers, "SUMMARY"]
+
+
+@pytest.mark.parametrize("key", STARS_GAMES)
+def test_pokerstars_text_of_every_game_it_deals_has_its_words_streets_and_chips(key: str) -> None:
+    g = game(key)
+    words = pokerstars.GAME_WORDS[key]
+    betting = {"no-limit": "No Limit", "pot-limit": "Pot Limit", "fixed-limit": "Limit"}
+    header = re.compile(
+        rf"PokerStars Hand #\d+:  {re.escape(words)} {betting[g.betting.value]} "
+        rf"\((\d+)/(\d+)\) - 2024/05/06 12:00:00 UTC \[2024/05/06 8:00:00 ET\]"
+    )
+    showdowns = 0
+    for info in played(key, 30, f"stars {key}"):
+        text = pokerstars.render(info)
+        lines = text.splitlines()
+        m = header.fullmatch(lines[0])
+        assert m is not None, lines[0]
+        setup = info.replay().hand.setup
+        stakes = (
+            (setup.small_bet, setup.big_bet)
+            if g.fixed_limit
+            else (setup.small_blind, setup.big_blind)
+        )
+        assert (int(m[1]), int(m[2])) == stakes
+        assert lines[1].endswith("-max") == g.up_cards  # stud has no button
+        markers = [re.sub(r"\*\*\* (.+?) \*\*\*.*", r"\1", x) for x in lines if x.startswith("***")]
+        assert markers == expected_markers(info), text
+        finals = stars_chip_flow(text, 2 * UNIT)
+        assert [finals[name] for name in info.players] == final_stacks(info), text
+        # Every chip collected is one the engine awarded to that player.
+        awards = [e for e in info.replay().events if isinstance(e, PotAwarded)]
+        collected = Counter[str]()
+        for x in lines:
+            if c := re.fullmatch(rf"(.+) collected {MONEY} from .*pot.*", x):
+                collected[c[1]] += int(c[2])
+        engine = Counter[str]()
+        for award in awards:
+            for s, share in award.shares:
+                engine[info.players[s]] += share
+        assert collected == +engine
+        showdowns += "*** SHOW DOWN ***" in lines
+    assert showdowns >= 3  # the hand names were exercised
+
+
+@pytest.mark.parametrize("key", ["stud", "stud8", "razz", "27td", "badugi", "5cd", "plo8", "27sd"])
+def test_a_players_pokerstars_text_shows_only_what_they_saw(key: str) -> None:
+    for info in played(key, 15, f"stars hero {key}"):
+        result = info.replay()
+        shown = {c for e in result.events if isinstance(e, CardsShown) for c in e.cards}
+        public = {
+            c for e in result.events if isinstance(e, UpCardsDealt | BoardDealt) for c in e.cards
+        }
+        for hero in range(len(info.players)):
+            mine = {
+                c
+                for e in result.events
+                if isinstance(e, HoleCardsDealt) and e.seat == hero
+                for c in e.cards or ()
+            }
+            mine |= {
+                c
+                for e in result.events
+                if isinstance(e, CardsDrawn) and e.seat == hero
+                for c in e.drawn or ()
+            }
+            mine |= set(result.hand.holes[hero])
+            text = pokerstars.render(info, hero=hero)
+            written = {Card.parse(t) for t in re.findall(r"\b[2-9TJQKA][cdhs]\b", text)}
+            leaked = written - mine - shown - public
+            assert not leaked, (sorted(map(str, leaked)), text)
+            finals = stars_chip_flow(text, 2 * UNIT)
+            assert [finals[name] for name in info.players] == final_stacks(info)
+
+
+def test_hi_lo_hands_are_named_high_and_low_and_each_half_is_collected() -> None:
+    seen_low = seen_none = False
+    for info in played("stud8", 60, "stars hi-lo"):
+        text = pokerstars.render(info)
+        if "*** SHOW DOWN ***" not in text:
+            continue
+        for line in text.splitlines():
+            if m := re.fullmatch(r".+: shows \[.+\] \((.+)\)", line):
+                assert re.fullmatch(r"HI: [a-z].*?(; LO: ([2-8],){4}[2-8A])?", m[1]), line
+                seen_low = seen_low or "; LO: " in m[1]
+        awards = [e for e in info.replay().events if isinstance(e, PotAwarded)]
+        pots = {a.pot for a in awards}
+        no_low = [p for p in pots if not any(a.pot == p and a.half == "low" for a in awards)]
+        assert text.count("No low hand qualified") == len(no_low), text
+        lows = len(no_low) < len(pots)
+        seen_none = seen_none or not lows
+    assert seen_low and seen_none
+
+
+@pytest.mark.parametrize(
+    ("key", "cards", "name"),
+    [
+        ("razz", "6h 8h 3d Ad Ac Kh 8c", "Lo: K,8,6,3,A"),
+        ("razz", "Ac Qd 6s 7h 2h 3h 4c", "Lo: 6,4,3,2,A"),
+        ("27td", "3c 6s 7h 8c 9d", "Lo: 9,8,7,6,3"),
+        ("27td", "7d 2s 8d 5h 5c", "Lo: a pair of Fives"),
+        ("27sd", "2d Th 3d 6h 5c", "Lo: T,6,5,3,2"),
+        ("stud8", "7h 2h 4c Jc 5h 7s 8c", "HI: a pair of Sevens; LO: 8,7,5,4,2"),
+        ("stud8", "Ad 5s 8d Ac 8c Jd Th", "HI: two pair, Aces and Eights"),
+        ("stud", "4h 3d 5d Qd Jd 9d 6h", "a flush, Queen high"),
+        ("5cd", "Ad 3s 8s Ah As", "three of a kind, Aces"),
+        ("badugi", "3s 6d 2h 8c", "Badugi: 8,6,3,2"),
+    ],
+)
+def test_hands_are_named_as_in_real_pokerstars_files(key: str, cards: str, name: str) -> None:
+    # The names are those of real PokerStars hands (docs/hands.md says where they are).
+    named = pokerstars._name_hand(game(key), parse_cards(cards), ())
+    assert named is not None and named.text == name
+
+
+@pytest.mark.parametrize("key", NOT_STARS)
+def test_pokerstars_refuses_a_game_it_does_not_deal_naming_it(key: str) -> None:
+    info = next(played(key, 1, f"no stars {key}"))
+    with pytest.raises(UnsupportedGameError, match=re.escape(repr(game(key).key))) as caught:
+        pokerstars.render(info)
+    assert caught.value.game == game(key).key
+    assert game(key).name in str(caught.value)
