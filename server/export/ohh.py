@@ -50,6 +50,16 @@ How we fill it in:
   Post Extra Blind (any other live blind). A stored PHH history has no dead blinds, so a
   dead small blind posted to come back reaches us, and is written, as an ante.
 - ``action_number`` counts from 1 in each round, as in the specification's example hand.
+
+Games: the specification's ``game_type`` names six (its game_type page: Holdem, Omaha,
+OmahaHiLo, Stud, StudHiLo, Draw), but its rounds have only hold'em's streets (Preflop,
+Flop, Turn, River, Showdown) and its actions neither up cards nor draws. So we write the
+board games it names (:data:`GAME_TYPES`): hold'em as ``Holdem``, Omaha of four to six
+cards as ``Omaha``, Omaha hi-lo as ``OmahaHiLo``, with ``bet_type`` NL, PL or FL.
+Stud, stud hi-lo and draw games would need streets and actions OHH does not have, and
+razz, badugi, short deck, Kuhn, Leduc, dice and jokers have no ``game_type``: those
+raise :class:`server.export.UnsupportedGameError`. In a hi-lo hand each pot is one pot
+object, each player's ``win_amount`` what they won of both halves.
 """
 
 from __future__ import annotations
@@ -76,10 +86,12 @@ from engine.events import (
     PotAwarded,
     Street,
 )
+from engine.games import Betting, Game, game
 from engine.history import Replay
-from server.export import HandInfo
+from server.export import HandInfo, UnsupportedGameError
 
 __all__ = [
+    "GAME_TYPES",
     "INTERNAL_VERSION",
     "PLAY_MONEY",
     "SCHEMA_PATH",
@@ -97,6 +109,29 @@ patch number to bump with every change to what we write."""
 SITE_NAME = "pokerroom"
 PLAY_MONEY = "XPM"
 SCHEMA_PATH = Path(__file__).with_name("ohh.schema.json")
+FORMAT = "OHH"
+GAME_TYPES: dict[str, str] = {
+    "nlhe": "Holdem",
+    "flhe": "Holdem",
+    "plhe": "Holdem",
+    "plo": "Omaha",
+    "plo5": "Omaha",
+    "plo6": "Omaha",
+    "flo8": "OmahaHiLo",
+    "plo8": "OmahaHiLo",
+}
+"""The presets we write as OHH, by key, and the ``game_type`` each is."""
+_BET_TYPES = {Betting.NO_LIMIT: "NL", Betting.POT_LIMIT: "PL", Betting.FIXED_LIMIT: "FL"}
+
+
+def game_type(g: Game) -> tuple[str, str]:
+    """The game's OHH ``game_type`` and ``bet_type``; raises :class:`UnsupportedGameError`
+    for a game we do not write as OHH (see the module docstring)."""
+    kind = GAME_TYPES.get(g.key)
+    if kind is None or game(g.key) != g:
+        raise UnsupportedGameError(g.key, g.name, FORMAT)
+    return kind, _BET_TYPES[g.betting]
+
 
 Amount = int | Decimal
 Money = Callable[[int], Amount]
@@ -130,9 +165,11 @@ def render(info: HandInfo, *, hero: int | None = None) -> dict[str, object]:
     """The hand as an OHH document, ``{"ohh": {...}}``.
 
     ``hero`` is the PHH position (0 = p1) whose hole cards to include; by default nobody's
-    (an observed hand). Raises :class:`engine.errors.HistoryError` if the history does not
-    replay, and ValueError if ``info`` does not fit it.
+    (an observed hand). Raises :class:`server.export.UnsupportedGameError` for a game OHH
+    has no words for (:data:`GAME_TYPES`), :class:`engine.errors.HistoryError` if the
+    history does not replay, and ValueError if ``info`` does not fit it.
     """
+    kind = game_type(info.history.game)
     result = info.replay()
     n = len(result.hand.setup.seats)
     if len(info.players) != n or len(info.seats) != n:
@@ -146,7 +183,7 @@ def render(info: HandInfo, *, hero: int | None = None) -> dict[str, object]:
     assert isinstance(start, HandStarted)
     rounds, pots = _rounds(result, hero, money)
     hand: dict[str, object] = {
-        **_header(info, start, hero, money),
+        **_header(info, start, hero, money, kind),
         "players": [
             {
                 "id": p,
@@ -180,7 +217,7 @@ def _money(scale: int) -> Money:
 
 
 def _header(
-    info: HandInfo, start: HandStarted, hero: int | None, money: Money
+    info: HandInfo, start: HandStarted, hero: int | None, money: Money, kind: tuple[str, str]
 ) -> dict[str, object]:
     """The document's fields about the hand as a whole, up to its players."""
     return {
@@ -193,8 +230,8 @@ def _header(
         "start_date_utc": _utc(info.started_at),
         "table_name": info.table_name,
         "table_size": info.max_seats,
-        "game_type": "Holdem",
-        "bet_limit": {"bet_type": "NL", "bet_cap": money(0)},
+        "game_type": kind[0],
+        "bet_limit": {"bet_type": kind[1], "bet_cap": money(0)},
         "currency": info.currency or PLAY_MONEY,
         "dealer_seat": info.button_seat,
         "small_blind_amount": money(start.small_blind),
@@ -221,7 +258,7 @@ def _rounds(
         if isinstance(event, BoardDealt):
             rounds.append(_Round(_STREETS[event.street], [str(c) for c in event.cards]))
         elif isinstance(event, PotAwarded):
-            pots.append(_pot(event, money))
+            _add_pot(pots, event, money)
         elif isinstance(event, CardsShown):
             showdown.actions.append(
                 _action(event.seat, "Shows Cards", money(0), cards=known[event.seat])
@@ -257,6 +294,23 @@ def _street_action(
             name = "Raise"
         return _action(event.seat, name, money(event.increment), event.all_in)
     return None
+
+
+def _add_pot(pots: list[dict[str, object]], event: PotAwarded, money: Money) -> None:
+    """A pot, or in a hi-lo game its second half: added to the pot object of its number,
+    each winner's share added to what they won of it."""
+    pot = _pot(event, money)
+    same = next((p for p in pots if p["number"] == event.pot), None)
+    if same is None:
+        pots.append(pot)
+        return
+    shares = dict(event.shares)
+    wins: Any = same["player_wins"]
+    for win in wins:
+        win["win_amount"] += money(shares.pop(win["player_id"], 0))
+    wins += [{"player_id": s, "win_amount": money(share)} for s, share in shares.items()]
+    amount: Any = same["amount"]
+    same["amount"] = amount + money(event.amount)
 
 
 def _pot(event: PotAwarded, money: Money) -> dict[str, object]:

@@ -3,9 +3,11 @@
 The hand is told three ways, each hiding exactly what the live table hid from that
 player: the events as the table sent them to the seat (the history replayed at the
 table's own seats, each event redacted by :func:`engine.redact`, as the table does); the
-PHH history with the other players' unshown hole cards unknown (``????``); and the
-player's own PokerStars history. Neither text carries the deck's secret seed, which
-would show every card (docs/fairness.md).
+PHH history with the other players' unshown hole cards unknown (``????``), their draws
+as counts, stud's up cards kept; and the player's own PokerStars history, for the games
+PokerStars deals (None for the others: Kuhn, dice, ...). Neither text carries the deck's
+secret seed, which would show every card (docs/fairness.md). Every game the engine plays
+has the first two.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Event, history, redact
-from server.export import HandInfo, pokerstars
+from server.export import HandInfo, UnsupportedGameError, pokerstars
 from server.export.phh import SEED_FIELD
 
 __all__ = ["SeenHand", "seen_from"]
@@ -24,7 +26,8 @@ class SeenHand:
     events: list[Event]
     """The hand's events as the player's seat received them."""
     phh: str
-    pokerstars: str
+    pokerstars: str | None
+    """None for a game PokerStars does not deal (:data:`pokerstars.GAME_WORDS`)."""
 
 
 def seen_from(info: HandInfo, position: int) -> SeenHand:
@@ -39,8 +42,12 @@ def seen_from(info: HandInfo, position: int) -> SeenHand:
     )
     seen = history.redact(info.history, position)
     seen.fields.pop(SEED_FIELD, None)
+    try:
+        text: str | None = pokerstars.render(info, hero=position)
+    except UnsupportedGameError:
+        text = None
     return SeenHand(
         events=[redact(event, seats[position]) for event in played.events],
         phh=history.dump(seen),
-        pokerstars=pokerstars.render(info, hero=position),
+        pokerstars=text,
     )

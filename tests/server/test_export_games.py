@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import pokerkit as pk
 import pytest
@@ -54,7 +55,7 @@ from engine import (
     parse_cards,
 )
 from engine.ranking import showing_high, showing_low
-from server.export import HandInfo, UnsupportedGameError, phh, pokerstars
+from server.export import HandInfo, UnsupportedGameError, ohh, phh, pokerstars, seat
 
 UNIT = 1680
 """Every amount is a multiple of this: pots split evenly among 1 to 8 winners, halved."""
@@ -531,3 +532,56 @@ def test_pokerstars_refuses_a_game_it_does_not_deal_naming_it(key: str) -> None:
         pokerstars.render(info)
     assert caught.value.game == game(key).key
     assert game(key).name in str(caught.value)
+
+
+# -- OHH ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", list(ohh.GAME_TYPES))
+def test_ohh_of_every_game_it_names_validates_and_pays_what_the_engine_paid(key: str) -> None:
+    g = game(key)
+    bet_type = {"no-limit": "NL", "pot-limit": "PL", "fixed-limit": "FL"}[g.betting.value]
+    for info in played(key, 20, f"ohh {key}"):
+        document = ohh.render(info)
+        ohh.validate(document)
+        hand: Any = document["ohh"]
+        assert hand["game_type"] == ohh.GAME_TYPES[key]
+        assert hand["bet_limit"]["bet_type"] == bet_type
+        awards = [e for e in info.replay().events if isinstance(e, PotAwarded)]
+        assert sorted(p["number"] for p in hand["pots"]) == sorted({a.pot for a in awards})
+        assert sum(p["amount"] for p in hand["pots"]) == sum(a.amount for a in awards)
+        wins = Counter[int]()
+        for pot in hand["pots"]:
+            for win in pot["player_wins"]:
+                wins[win["player_id"]] += win["win_amount"]
+        engine = Counter[int]()
+        for award in awards:
+            for s, share in award.shares:
+                engine[s] += share
+        assert +wins == +engine
+
+
+@pytest.mark.parametrize(
+    "key", ["stud", "stud8", "razz", "27td", "27sd", "5cd", "badugi", *NOT_STARS]
+)
+def test_ohh_refuses_a_game_it_has_no_words_for_naming_it(key: str) -> None:
+    info = next(played(key, 1, f"no ohh {key}"))
+    with pytest.raises(UnsupportedGameError, match=re.escape(game(key).name)):
+        ohh.render(info)
+
+
+# -- the hand as one player saw it --------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", EVERY_GAME)
+def test_a_players_view_of_every_game_hides_what_they_did_not_see(key: str) -> None:
+    for info in played(key, 6, f"seen {key}"):
+        for position in range(len(info.players)):
+            seen = seat.seen_from(info, position)
+            assert history.check(history.load(seen.phh)).status in ("match", "unsupported")
+            assert (seen.pokerstars is None) == (key not in pokerstars.GAME_WORDS)
+            for event in seen.events:
+                if isinstance(event, HoleCardsDealt) and event.cards is not None:
+                    assert info.engine_seats.index(event.seat) == position
+                if isinstance(event, CardsDrawn) and event.drawn is not None and not event.face_up:
+                    assert info.engine_seats.index(event.seat) == position
