@@ -1,6 +1,6 @@
 """Asking a bot for its decisions, for the bot SDK's client: the bot's answer when it gives a
-legal one in time, else the answer the server's clock would give (check when free,
-otherwise fold).
+legal one in time, else the answer the server's clock would give (stand pat in a draw,
+bring in when the low card must, else check when free, otherwise fold).
 
 >>> from engine import ActionMenu
 >>> menu = ActionMenu(seat=2, can_fold=True, can_check=False, call=100, call_is_all_in=False,
@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from dataclasses import dataclass
 
-from engine import Action, ActionMenu, BetOrRaiseTo, CheckOrCall, Fold, TableView
+from engine import Action, ActionMenu, BetOrRaiseTo, BringIn, CheckOrCall, Draw, Fold, TableView
 from server.bots.strategies import Bot
 
 __all__ = ["BotCaller", "Decision", "safe_action"]
@@ -41,10 +42,27 @@ class Decision:
 
 
 def safe_action(menu: ActionMenu) -> Action:
-    """Check when that is free, otherwise fold (what the server's clock would do)."""
+    """What the server's clock would do: stand pat in a draw, bring in when the low card
+    must, else check when that is free, otherwise fold."""
+    if menu.can_draw:
+        return Draw(menu.seat)
+    if menu.can_bring_in and not menu.can_fold:
+        return BringIn(menu.seat)
     if menu.can_check or not menu.can_fold:
         return CheckOrCall(menu.seat)
     return Fold(menu.seat)
+
+
+def _holds(view: TableView | None, action: Draw) -> bool:
+    """Whether the seat holds every card (or die) a draw throws away."""
+    if view is None:
+        return not action.discard
+    me = next((s for s in view.seats if s.seat == action.seat), None)
+    if me is None or me.cards is None:
+        return not action.discard
+    held = Counter(me.cards)
+    held.subtract(action.discard)
+    return min(held.values(), default=0) >= 0
 
 
 class BotCaller:
@@ -63,7 +81,7 @@ class BotCaller:
         except Exception:
             log.exception("%s: the bot failed; checking or folding", who)
             return safe_action(menu)
-        return self._checked(action, menu, who)
+        return self._checked(action, menu, who, view)
 
     async def in_thread(
         self, view: TableView, menu: ActionMenu, limit: float, who: str | None
@@ -81,10 +99,17 @@ class BotCaller:
             except Exception:
                 log.exception("%s: the bot failed; checking or folding", who)
                 return safe_action(menu)
-        return self._checked(action, menu, who)
+        return self._checked(action, menu, who, view)
 
-    def _checked(self, action: object, menu: ActionMenu, who: str | None) -> Action:
-        if not isinstance(action, Fold | CheckOrCall | BetOrRaiseTo) or not menu.allows(action):
+    def _checked(
+        self, action: object, menu: ActionMenu, who: str | None, view: TableView | None
+    ) -> Action:
+        kinds = Fold | CheckOrCall | BetOrRaiseTo | BringIn | Draw
+        if (
+            not isinstance(action, kinds)
+            or not menu.allows(action)
+            or (isinstance(action, Draw) and not _holds(view, action))
+        ):
             log.warning("%s: the bot chose %r, which the menu does not allow; checking or "
                         "folding", who, action)  # fmt: skip
             return safe_action(menu)

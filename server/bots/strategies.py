@@ -29,14 +29,18 @@ from engine import (
     Action,
     ActionMenu,
     BetOrRaiseTo,
+    BringIn,
     Card,
     CheckOrCall,
+    Draw,
     Fold,
+    Game,
     SeatView,
-    Street,
     TableView,
     rank7,
+    ranking,
 )
+from server.bots.strength import dice_equity, discards, draw_equity, showdown_equity
 
 __all__ = [
     "STRATEGIES",
@@ -58,10 +62,17 @@ class Bot(Protocol):
         ...
 
 
+def _own_cards(view: TableView, seat: int) -> tuple[Card, ...]:
+    me = next((s for s in view.seats if s.seat == seat), None)
+    return () if me is None or me.cards is None else me.cards
+
+
 class RandomBot:
     """Picks uniformly among the kinds of action on the menu: fold (only when facing a bet),
-    check or call, and bet or raise. A raise goes all in a quarter of the time, otherwise to
-    an amount uniform between the minimum and the maximum. Seeded, it repeats itself."""
+    check or call (or bring in), and bet, raise or complete. A raise goes all in a quarter
+    of the time, otherwise to an amount uniform between the minimum and the maximum. In a
+    draw it throws away a random number of random cards (or re-rolls random dice). Seeded,
+    it repeats itself."""
 
     ALL_IN_SHARE: Final = 0.25
 
@@ -70,9 +81,13 @@ class RandomBot:
 
     def act(self, view: TableView, menu: ActionMenu) -> Action:
         seat = menu.seat
-        choices: list[Action] = [CheckOrCall(seat)]
+        if menu.can_draw:
+            hand = _own_cards(view, seat)
+            count = self._rng.randint(0, min(menu.max_discard, len(hand)))
+            return Draw(seat, tuple(self._rng.sample(hand, count)))
+        choices: list[Action] = [BringIn(seat) if menu.can_bring_in else CheckOrCall(seat)]
         # Folding when a check is free (a rule option) is no decision a player would make.
-        if menu.can_fold and menu.call > 0:
+        if menu.can_fold and (menu.call > 0 or menu.can_bring_in):
             choices.append(Fold(seat))
         if menu.can_raise:
             if self._rng.random() < self.ALL_IN_SHARE:
@@ -84,9 +99,13 @@ class RandomBot:
 
 
 class CallingStation:
-    """Checks or calls, whatever happens."""
+    """Checks or calls, whatever happens; brings in for the least it may, and stands pat."""
 
     def act(self, view: TableView, menu: ActionMenu) -> Action:
+        if menu.can_draw:
+            return Draw(menu.seat)
+        if menu.can_bring_in:
+            return BringIn(menu.seat)
         return CheckOrCall(menu.seat)
 
 
@@ -116,19 +135,36 @@ def chen_score(first: Card, second: Card) -> int:
 _CHEN_TOP: Final = {12: 10.0, 11: 8.0, 10: 7.0, 9: 6.0}
 
 
+def _is_holdem(game: Game) -> bool:
+    """Two hole cards, five on the board, the 52 ranked high: Chen's score applies."""
+    return (
+        game.hole_cards == 2
+        and game.board_cards == 5
+        and game.hands == (ranking.HIGH,)
+        and game.deck.name == "standard"
+    )
+
+
 class TightAggressive:
-    """A tight-aggressive player.
+    """A tight-aggressive player, in every game.
 
-    Preflop it plays by :func:`chen_score`: it opens the top fifth of hands at a full
-    table (about a quarter three to five handed and over 40 % heads-up) with a raise to
-    three big blinds plus one per limper, checks its big blind otherwise, and facing a
-    raise re-raises the best hands (pairs of jacks and up, ace-king suited) and calls the
-    next tier only while the price is a small part of the stacks.
+    In hold'em, preflop it plays by :func:`chen_score`: it opens the top fifth of hands
+    at a full table (about a quarter three to five handed and over 40 % heads-up) with a
+    raise to three big blinds plus one per limper, checks its big blind otherwise, and
+    facing a raise re-raises the best hands (pairs of jacks and up, ace-king suited) and
+    calls the next tier only while the price is a small part of the stacks.
 
-    After the flop it estimates its equity against each opponent still in the hand holding
-    two random unseen cards (Monte Carlo over ``samples`` deals with its own seeded
-    generator), bets or raises about two thirds of the pot when that equity is well above
-    its fair share, calls when it beats the pot odds, and otherwise checks or folds.
+    After the flop, and on every street of the other games, it estimates its equity
+    (Monte Carlo over ``samples`` deals with its own seeded generator): against each
+    opponent still in the hand holding random unseen cards, ranked by the game's own
+    rankings, with every up card in view (Omaha, short deck, jokers, stud and razz, Kuhn
+    and Leduc, hi-lo halves apart); in draw games by playing its draws out and ranking
+    the result in the game's table of final hands; with dice by rolling everyone's
+    re-rolls. It bets or raises about two thirds of the pot when that equity is well
+    above its fair share, calls when it beats the pot odds, and otherwise checks or
+    folds. Stud's bring-in it completes with a strong hand. Its discards are
+    :func:`server.bots.strength.discards`: low cards in 2-7, pairs and made hands in
+    five-card draw, the best badugi, the most repeated dice.
     """
 
     # Preflop: how many chips (in big blinds, this street's total) each tier will put in
@@ -150,13 +186,54 @@ class TightAggressive:
         self.samples = samples
 
     def act(self, view: TableView, menu: ActionMenu) -> Action:
-        me = next((s for s in view.seats if s.seat == menu.seat), None)
-        if me is None or me.cards is None or len(me.cards) != 2:
-            return CheckOrCall(menu.seat)  # nothing to judge by: never fold what is free
+        seat, game = menu.seat, view.config.game
+        me = next((s for s in view.seats if s.seat == seat), None)
+        if me is None or not me.cards:  # nothing to judge by: never fold what is free
+            if menu.can_draw:
+                return Draw(seat)
+            return BringIn(seat) if menu.can_bring_in else CheckOrCall(seat)
+        if menu.can_draw:
+            throw = discards(game, me.cards, self._draws_left(view, drawing=True))
+            return Draw(seat, throw[: menu.max_discard])
         opponents = [s for s in view.seats if s.has_cards and s.seat != me.seat]
-        if view.street is Street.PREFLOP:
-            return self._preflop(view, menu, me, me.cards)
-        return self._postflop(view, menu, me, me.cards, len(opponents))
+        if _is_holdem(game) and len(me.cards) == 2:
+            if view.street == 0:
+                return self._preflop(view, menu, me, me.cards)
+            share = self.estimate_equity(me.cards, view.board, len(opponents))
+        else:
+            share = self.game_equity(view, me, opponents)
+        fair = 1 / (len(opponents) + 1)
+        if menu.can_bring_in:  # stud's first bet: complete a strong hand, else bring in
+            if menu.can_raise and share >= fair + (1 - fair) * self.BET_EDGE:
+                return BetOrRaiseTo(seat, menu.min_raise_to)
+            return BringIn(seat)
+        return self._postflop(view, menu, me, share, len(opponents))
+
+    def game_equity(self, view: TableView, me: SeatView, opponents: Sequence[SeatView]) -> float:
+        """This hand's expected share of the pot in any game (see the class's notes)."""
+        game, hand = view.config.game, me.cards or ()
+        if not opponents:
+            return 1.0
+        # Fewer deals for many hands of costly rankings (six-card Omaha, jokers).
+        samples = max(40, min(self.samples, 2400 // (len(opponents) + 1)))
+        draws_left = self._draws_left(view, drawing=False)
+        if game.deck.dice:
+            others = [s.up_cards for s in opponents]
+            return dice_equity(game, hand, others, draws_left, rng=self._rng, samples=samples // 2)
+        if game.draws:
+            return draw_equity(
+                game, hand, draws_left, len(opponents), rng=self._rng, samples=samples // 4
+            )
+        dead = [c for s in view.seats if not s.has_cards for c in s.up_cards]
+        others = [s.up_cards for s in opponents]
+        return showdown_equity(game, hand, view.board, others, dead, rng=self._rng, samples=samples)
+
+    @staticmethod
+    def _draws_left(view: TableView, *, drawing: bool) -> int:
+        """The draws still to come: after this street's (when betting), or from this one."""
+        street = int(view.street or 0)
+        streets = view.config.game.streets
+        return sum(s.draw for s in streets[street + (0 if drawing else 1) :])
 
     # -- preflop -----------------------------------------------------------------------
 
@@ -188,18 +265,12 @@ class TightAggressive:
     # -- postflop ----------------------------------------------------------------------
 
     def _postflop(
-        self,
-        view: TableView,
-        menu: ActionMenu,
-        me: SeatView,
-        hole: tuple[Card, ...],
-        opponents: int,
+        self, view: TableView, menu: ActionMenu, me: SeatView, share: float, opponents: int
     ) -> Action:
         if opponents == 0:
             return CheckOrCall(menu.seat)
         pot = sum(view.pots) + sum(s.street_total for s in view.seats)
         current_bet = max(s.street_total for s in view.seats)
-        share = self.estimate_equity(hole, view.board, opponents)
         fair = 1 / (opponents + 1)
         if menu.call == 0:
             if share >= fair + (1 - fair) * self.BET_EDGE and menu.can_raise:
