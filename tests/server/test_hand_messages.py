@@ -352,6 +352,7 @@ async def test_a_hands_text_has_the_button_and_small_blind_its_events_have(
         started = seen.events[0]
         assert isinstance(started, HandStarted)
         assert (started.button, started.small_blind, started.big_blind) == (1, 5, 10)
+        assert seen.pokerstars is not None  # PokerStars deals hold'em
         lines = seen.pokerstars.splitlines()
         assert "Hold'em No Limit (5/10) - " in lines[0]
         assert lines[1] == "Table 'dead' 6-max Seat #2 is the button"
