@@ -78,7 +78,7 @@ if TYPE_CHECKING:
         UpCardsDealt,
         redact,
     )
-    from engine.games import GAMES, Game, game
+    from engine.games import GAMES, Game, game, game_from_dict
     from engine.hand import Hand, HandSetup
     from engine.mixed import (
         MIXES,
@@ -188,6 +188,7 @@ __all__ = [
     "equity",
     "evaluate",
     "game",
+    "game_from_dict",
     "history",
     "mix",
     "parse_cards",

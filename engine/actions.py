@@ -119,6 +119,9 @@ class ActionMenu:
     """The chips a :class:`BringIn` puts in (the increment); 0: no bring-in is due."""
     max_discard: int = -1
     """In a draw, the most cards a :class:`Draw` may throw away; -1: no draw now."""
+    completes: bool = False
+    """Stud's first round, before anyone has made a full bet: a raise *completes* the
+    bring-in (or a short all-in bet) to the small bet."""
 
     @property
     def can_bring_in(self) -> bool:

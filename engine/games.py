@@ -49,6 +49,7 @@ __all__ = [
     "Opener",
     "StreetSpec",
     "game",
+    "game_from_dict",
 ]
 
 
@@ -261,6 +262,47 @@ class Game:
             hands=(hand,),
             phh=False,
         )
+
+    def with_cap(self, cap: int) -> Game:
+        """This fixed-limit game with ``cap`` bets and raises a betting round (the blind or
+        the bring-in not counted, as :attr:`StreetSpec.max_raises`), on every street."""
+        if self.betting is not Betting.FIXED_LIMIT:
+            raise InvalidConfigError(f"only fixed-limit games cap raises, not {self.key!r}")
+        if not isinstance(cap, int) or isinstance(cap, bool) or not 1 <= cap <= 255:
+            raise InvalidConfigError(f"a cap is 1 to 255 bets and raises, got {cap!r}")
+        streets = tuple(replace(s, max_raises=cap) for s in self.streets)
+        if streets == self.streets:
+            return self
+        return replace(self, key=f"{self.key}-cap{cap}", streets=streets, phh=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The definition as JSON values (the wire's, the store's and PHH's form of a
+        game; a street without a cap has no ``max_raises``); :func:`game_from_dict` reads
+        it back."""
+        return {
+            "key": self.key,
+            "name": self.name,
+            "code": self.code,
+            "deck": self.deck.name,
+            "betting": self.betting.value,
+            "hands": [r.name for r in self.hands],
+            "blinds": self.blinds,
+            "bring_in": self.bring_in,
+            "max_players": self.max_players,
+            "phh": self.phh,
+            "streets": [
+                {
+                    "name": s.name,
+                    "hole": ["up" if up else "down" for up in s.hole],
+                    "board": s.board,
+                    "draw": s.draw,
+                    "opener": s.opener.value,
+                    "big_bet": s.big_bet,
+                    **({} if s.max_raises is None else {"max_raises": s.max_raises}),
+                }
+                for s in self.streets
+            ],
+        }
 
 
 # -- the presets -----------------------------------------------------------------------------
@@ -514,9 +556,124 @@ def game(name: str) -> Game:
     if name in BY_CODE:
         return BY_CODE[name]
     base, _, suffix = name.rpartition("-")
+    if suffix.startswith("cap") and suffix[3:].isdigit() and base:
+        return game(base).with_cap(int(suffix[3:]))
     jokers = 2 if suffix.endswith("2") else 1
     rule = suffix.removesuffix("2")
     if base in GAMES and rule in ("wild", "bug"):
         return GAMES[base].with_jokers(jokers, rule)  # type: ignore[arg-type]
     known = ", ".join(GAMES)
     raise InvalidConfigError(f"unknown game {name!r}; the games are {known}")
+
+
+_DECKS: Final = {
+    d.name: d for d in (STANDARD, SHORT, KUHN, KUHN4, LEDUC, WITH_JOKER, WITH_TWO_JOKERS, DICE)
+}
+_RANKINGS: Final = {
+    r.name: r
+    for r in (
+        ranking.HIGH,
+        ranking.SHORT_DECK,
+        ranking.OMAHA_HIGH,
+        ranking.OMAHA_LOW8,
+        ranking.A5_LOW,
+        ranking.EIGHT_LOW,
+        ranking.DEUCE_SEVEN,
+        ranking.BADUGI,
+        ranking.JOKER_WILD,
+        ranking.JOKER_BUG,
+        ranking.DICE,
+    )
+}
+_STREET_FIELDS: Final = frozenset(
+    {"name", "hole", "board", "draw", "opener", "big_bet", "max_raises"}
+)
+_GAME_FIELDS: Final = frozenset(
+    {"key", "name", "code", "deck", "betting", "hands", "blinds", "bring_in", "max_players",
+     "phh", "streets"}
+)  # fmt: skip
+
+
+def game_from_dict(data: Any) -> Game:
+    """A game from its definition as :meth:`Game.to_dict` writes it (a client's own game,
+    or a stored one). A preset's own definition gives the preset itself. Raises
+    :class:`InvalidConfigError` naming the first problem.
+
+    >>> game_from_dict(GAMES["razz"].to_dict()) is GAMES["razz"]
+    True
+    >>> game_from_dict({"key": "x", "streets": []})
+    Traceback (most recent call last):
+    ...
+    engine.errors.InvalidConfigError: game definition: missing 'name'
+    """
+    if not isinstance(data, dict):
+        raise InvalidConfigError(f"a game definition is an object, got {data!r}")
+    unknown = sorted(set(data) - _GAME_FIELDS)
+    if unknown:
+        raise InvalidConfigError(f"game definition: unknown field {unknown[0]!r}")
+
+    def pick(where: dict[str, Any], key: str, kind: type, default: Any = ...) -> Any:
+        if key not in where:
+            if default is ...:
+                raise InvalidConfigError(f"game definition: missing {key!r}")
+            return default
+        value = where[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise InvalidConfigError(
+                f"game definition: {key!r} must be a {kind.__name__}, got {value!r}"
+            )
+        return value
+
+    def choose(table: dict[str, Any], key: str, what: str) -> Any:
+        if key not in table:
+            raise InvalidConfigError(
+                f"game definition: unknown {what} {key!r}; one of {list(table)}"
+            )
+        return table[key]
+
+    streets = []
+    for s in pick(data, "streets", list):
+        if not isinstance(s, dict):
+            raise InvalidConfigError(f"game definition: a street is an object, got {s!r}")
+        extra = sorted(set(s) - _STREET_FIELDS)
+        if extra:
+            raise InvalidConfigError(f"game definition: unknown street field {extra[0]!r}")
+        hole = pick(s, "hole", list, [])
+        if any(h not in ("up", "down") for h in hole):
+            raise InvalidConfigError(
+                f"game definition: hole cards are 'up' or 'down', got {hole!r}"
+            )
+        cap = s.get("max_raises")
+        if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool)):
+            raise InvalidConfigError(f"game definition: 'max_raises' must be an int, got {cap!r}")
+        openers = {o.value: o for o in Opener}
+        streets.append(
+            StreetSpec(
+                pick(s, "name", str),
+                tuple(h == "up" for h in hole),
+                pick(s, "board", int, 0),
+                pick(s, "draw", bool, False),
+                choose(openers, pick(s, "opener", str, Opener.POSITION.value), "opener"),
+                pick(s, "big_bet", bool, False),
+                cap,
+            )
+        )
+    betting = {b.value: b for b in Betting}
+    made = Game(
+        pick(data, "key", str),
+        pick(data, "name", str),
+        pick(data, "code", str),
+        choose(_DECKS, pick(data, "deck", str, STANDARD.name), "deck"),
+        tuple(streets),
+        choose(betting, pick(data, "betting", str), "betting"),
+        tuple(choose(_RANKINGS, r, "ranking") for r in pick(data, "hands", list)),
+        blinds=pick(data, "blinds", bool, True),
+        bring_in=pick(data, "bring_in", bool, False),
+        max_players=pick(data, "max_players", int, 10),
+        phh=pick(data, "phh", bool, False),
+    )
+    try:
+        known = game(made.key)
+    except InvalidConfigError:
+        return made
+    return known if known == made else made

@@ -353,7 +353,15 @@ class Hand:
                 can_raise and all_in_only,
                 False,
                 bring_in=bring_in,
+                completes=can_raise,
             )
+        if can_raise and self.setup.bring_in and self.current_bet and not self.full_level:
+            # Stud after a bring-in: a raise completes the bet to the small bet.
+            return ActionMenu(
+                seat, owed > 0 or self.setup.fold_when_check_is_free, owed <= 0, call,
+                call > 0 and call == self.stacks[position], True, min_to, max_to, all_in_only,
+                False, completes=True,
+            )  # fmt: skip
         # Positional for speed (a menu per decision), in ActionMenu's field order: seat,
         # can_fold, can_check, call, call_is_all_in, can_raise, min_raise_to,
         # max_raise_to, raise_is_all_in_only, is_bet.

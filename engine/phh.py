@@ -51,7 +51,7 @@ from engine.events import (
     HoleCardsDealt,
     UpCardsDealt,
 )
-from engine.games import BY_CODE, Betting, Game, game
+from engine.games import BY_CODE, Betting, Game, game, game_from_dict
 
 if TYPE_CHECKING:
     from engine.hand import Hand
@@ -115,6 +115,8 @@ class HandHistory:
         try:
             if isinstance(name, str):
                 return game(name)
+            if isinstance(name, dict):  # a game of one's own, by its definition
+                return game_from_dict(name)
             return BY_CODE[self.variant]
         except (EngineError, KeyError):
             what = f"game {name!r}" if isinstance(name, str) else f"variant {self.variant!r}"
@@ -125,6 +127,14 @@ class HandHistory:
         """The recorded result, if the file has one."""
         value = self.fields.get("finishing_stacks")
         return list(value) if value is not None else None
+
+
+def _known(g: Game) -> bool:
+    """Whether :func:`engine.games.game` finds ``g`` by its key (a preset or a variant)."""
+    try:
+        return game(g.key) == g
+    except EngineError:
+        return False
 
 
 def _from_table(table: dict[str, Any]) -> HandHistory:
@@ -258,7 +268,7 @@ def from_hand(hand: Hand, players: Sequence[str] | None = None) -> HandHistory:
     player = {seat: f"p{i + 1}" for i, seat in enumerate(setup.seats)}
     fields: dict[str, Any] = {}
     if not game.phh:
-        fields[GAME_FIELD] = game.key
+        fields[GAME_FIELD] = game.key if _known(game) else game.to_dict()
     fields |= {"hand": setup.hand_number, "seats": [s + 1 for s in setup.seats]}
     if any(dead):
         fields["_dead_blinds"] = dead

@@ -79,7 +79,7 @@ class PokerServer:
             port = next(iter(server.sockets)).getsockname()[1]
             hosting.address = self.settings.advertise or f"ws://{self.settings.host}:{port}/ws"
             if self.settings.demo:  # before the lease task looks for tables to take over
-                await hosting.host_demo()
+                await hosting.host_demos()
             leases = group.create_task(hosting.keep_leases(), name="table leases")
             chores = [group.create_task(hosting.close_idle_tables(), name="idle tables")]
             if self.bus.shared:

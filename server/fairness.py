@@ -33,7 +33,7 @@ from typing import Any, Literal, cast
 
 from sqlalchemy import select
 
-from engine import Card, Deck, EngineError, HistoryError, parse_cards
+from engine import Card, Deck, DeckSpec, EngineError, HistoryError, parse_cards
 from engine.history import HandHistory
 from server.export.phh import COMMITMENT_FIELD, HAND_FIELD, SEED_FIELD, TABLE_FIELD
 from server.store import Store
@@ -155,11 +155,13 @@ class SeedStream:
         return int.from_bytes(self.read((k + 7) // 8), "big") & ((1 << k) - 1)
 
 
-def deck_from_seed(seed: bytes, identity: HandIdentity) -> Deck:
-    """The hand's deck: :meth:`engine.Deck.shuffled` driven by a :class:`SeedStream`."""
+def deck_from_seed(seed: bytes, identity: HandIdentity, spec: DeckSpec | None = None) -> Deck:
+    """The hand's deck: :meth:`engine.Deck.shuffled` driven by a :class:`SeedStream`, of
+    the game's cards (``spec``: the 52 by default)."""
     # Deck.shuffled calls nothing but rng.getrandbits (engine/deck.py); tests pin the
     # deck to the algorithm docs/fairness.md spells out.
-    return Deck.shuffled(cast(random.Random, SeedStream(seed, identity)))
+    rng = cast(random.Random, SeedStream(seed, identity))
+    return Deck.shuffled(rng) if spec is None else Deck.shuffled(rng, spec)
 
 
 @dataclass(frozen=True)
@@ -185,8 +187,9 @@ class Shuffle:
         """What to publish when the hand starts."""
         return commitment(self.seed, self.identity)
 
-    def deck(self) -> Deck:
-        return deck_from_seed(self.seed, self.identity)
+    def deck(self, spec: DeckSpec | None = None) -> Deck:
+        """The hand's deck, of the game's cards (``spec``: the 52 by default)."""
+        return deck_from_seed(self.seed, self.identity, spec)
 
     def phh_fields(self) -> dict[str, str | int]:
         """The fields to add to the hand's PHH history when it ends (seed included)."""

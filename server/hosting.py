@@ -16,8 +16,10 @@ import logging
 import re
 import secrets
 import time
+from collections.abc import Mapping
 from typing import Any
 
+import engine
 from engine import AnteKind, ButtonRule, EngineError, TableConfig
 from server import protocol
 from server.bots import load_bot
@@ -30,7 +32,6 @@ from server.tables import Player, TableError, TableRunner, TableSettings, store_
 
 log = logging.getLogger("pokerroom")
 
-DEMO_CONFIG = TableConfig(small_blind=50, big_blind=100, seats=6)
 DEMO_BOTS = {  # seat -> strategy; the sixth seat is for a person
     0: "tight-aggressive",
     1: "calling-station",
@@ -116,17 +117,31 @@ class Hosting:
                 return await self._host(lease)
         raise AssertionError("unreachable")
 
-    async def host_demo(self) -> TableRunner | None:
-        """Host the demo table ("demo": five house bots and a free seat), or take it back
-        after a restart. None when another live process hosts it: then this one takes it
-        over if that one stops renewing its lease (docs/operations.md)."""
+    def demo_ids(self) -> list[str]:
+        """The demo tables' ids, in the order of ``settings.demo_games``."""
+        keys = self.settings.demo_games.split(",")
+        return ["demo" if n == 0 else f"demo-{key}" for n, key in enumerate(keys)]
+
+    async def host_demos(self) -> None:
+        """Host each demo table of ``settings.demo_games`` (:meth:`host_demo`)."""
+        for key, table_id in zip(self.settings.demo_games.split(","), self.demo_ids(), strict=True):
+            await self.host_demo(key, table_id)
+
+    async def host_demo(self, game: str = "nlhe", table_id: str = "demo") -> TableRunner | None:
+        """Host a demo table of ``game`` (five house bots and a free seat), or take it
+        back after a restart. None when another live process hosts it: then this one takes
+        it over if that one stops renewing its lease (docs/operations.md)."""
+        config = house_config(engine.game(game))
+        name = "Demo" if table_id == "demo" else f"Demo {config.game.name}"
         settings = TableSettings(
-            table_id="demo", name="Demo", config=DEMO_CONFIG,
+            table_id=table_id, name=name, config=config,
             reconnect_grace_seconds=self.settings.reconnect_grace_seconds,
         )  # fmt: skip
-        house = {str(seat): [f"house-{seat + 1}", kind] for seat, kind in DEMO_BOTS.items()}
-        stored = {**table_json(settings), "kind": "demo", "house": house, "house_stack": 10_000}
-        lease = await self.claim("demo", stored)
+        seats = sorted(DEMO_BOTS)[: config.seats - 1]
+        house = {str(seat): [f"house-{seat + 1}", DEMO_BOTS[seat]] for seat in seats}
+        stack = 100 * config.unit
+        stored = {**table_json(settings), "kind": "demo", "house": house, "house_stack": stack}
+        lease = await self.claim(table_id, stored)
         return None if lease is None else await self._host(lease)
 
     async def claim(self, table_id: str, config: dict[str, Any] | None) -> Lease | None:
@@ -259,13 +274,13 @@ class Hosting:
                     "too_many_tables", f"players have opened the most tables this server "
                     f"holds ({settings.max_tables}): join one",
                 )  # fmt: skip
+            try:
+                config = table_config(m.model_dump())
+            except EngineError as exc:
+                raise TableError("refused", str(exc)) from None
             runner = await self._create(
                 m.name,
-                TableConfig(
-                    small_blind=m.small_blind, big_blind=m.big_blind, seats=m.seats,
-                    ante=m.ante, ante_kind=AnteKind(m.ante_kind), min_buy_in=m.min_buy_in,
-                    max_buy_in=m.max_buy_in, button_rule=ButtonRule(m.button_rule),
-                ),
+                config,
                 creator.id,
                 {"decision_seconds": m.decision_seconds,
                  "time_bank_seconds": m.time_bank_seconds},
@@ -360,20 +375,53 @@ class Hosting:
 def table_settings(lease: Lease, server: ServerSettings) -> TableSettings:
     """A table as :func:`table_json` stored it, for a process taking it over."""
     stored = lease.config
-    config = TableConfig(
-        small_blind=stored["small_blind"], big_blind=stored["big_blind"], seats=stored["seats"],
-        ante=stored["ante"], ante_kind=AnteKind(stored["ante_kind"]),
-        min_buy_in=stored["min_buy_in"], max_buy_in=stored["max_buy_in"],
-        button_rule=ButtonRule(stored["button_rule"]),
-    )  # fmt: skip
     return TableSettings(
         table_id=lease.name,
         name=stored["name"],
-        config=config,
+        config=table_config(stored),
         reconnect_grace_seconds=server.reconnect_grace_seconds,
         # Tables stored before the clock was: the defaults.
         **{k: stored[k] for k in ("decision_seconds", "time_bank_seconds") if k in stored},
     )
+
+
+def house_config(game: engine.Game, seats: int = 6) -> TableConfig:
+    """A table of ``game`` at the house's stakes, each game's convention at one level:
+    blinds 50/100 in big-bet games; bets of 100 and 200 in fixed-limit games, with blinds
+    of 50/100 or, in stud, an ante of 10 and a bring-in of 25; Kuhn and Leduc ante 100
+    and bet 100 (Leduc 200, then 400), as the ACPC games do in units of one."""
+    seats = min(seats, game.max_players)
+    if game.blinds:
+        bets = (100, 200) if game.fixed_limit else (0, 0)
+        return TableConfig(
+            game=game, small_blind=50, big_blind=100, seats=seats, small_bet=bets[0],
+            big_bet=bets[1],
+        )  # fmt: skip
+    ante = 10 if game.bring_in else 100
+    bets = (200, 400) if game.key == "leduc" else (100, 200)
+    return TableConfig(
+        game=game, seats=seats, ante=ante, ante_kind=AnteKind.PER_PLAYER,
+        bring_in=25 if game.bring_in else 0, small_bet=bets[0], big_bet=bets[1],
+    )  # fmt: skip
+
+
+def table_config(fields: Mapping[str, Any]) -> TableConfig:
+    """A table's configuration from its fields, as ``create_table`` sends them and
+    :func:`table_json` stores them: the ``game`` (a preset's key or code, or a definition;
+    tables stored before games were are no-limit hold'em) and its stakes. Raises
+    :class:`EngineError` naming what does not fit."""
+    name = fields.get("game", "nlhe")
+    game = engine.game(name) if isinstance(name, str) else engine.game_from_dict(name)
+    if fields.get("cap") is not None:
+        game = game.with_cap(fields["cap"])
+    return TableConfig(
+        game=game,
+        small_blind=fields.get("small_blind", 0), big_blind=fields.get("big_blind", 0),
+        bring_in=fields.get("bring_in", 0), small_bet=fields.get("small_bet", 0),
+        big_bet=fields.get("big_bet", 0), seats=fields["seats"], ante=fields["ante"],
+        ante_kind=AnteKind(fields["ante_kind"]), min_buy_in=fields["min_buy_in"],
+        max_buy_in=fields["max_buy_in"], button_rule=ButtonRule(fields["button_rule"]),
+    )  # fmt: skip
 
 
 def table_json(settings: TableSettings) -> dict[str, Any]:
@@ -383,6 +431,10 @@ def table_json(settings: TableSettings) -> dict[str, Any]:
         "name": settings.name,
         "decision_seconds": settings.decision_seconds,
         "time_bank_seconds": settings.time_bank_seconds,
+        "game": config.game.to_dict(),
+        "bring_in": config.bring_in,
+        "small_bet": config.small_bet,
+        "big_bet": config.big_bet,
         "small_blind": config.small_blind,
         "big_blind": config.big_blind,
         "seats": config.seats,

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from engine import ActionMenu, Card, Event, SeatView, TableView
+from engine import ActionMenu, Card, Event, SeatView, TableConfig, TableView
 
 if TYPE_CHECKING:  # annotations only: the protocol needs no database
     from server.export.seat import SeenHand
@@ -31,6 +31,9 @@ TABLE_ID = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
 CHIPS = Annotated[int, Field(ge=0, le=10**15)]
 HAND_ID = Annotated[int, Field(ge=1, le=2**63 - 1)]  # the database's 64-bit ids
 SEQ = Annotated[int, Field(ge=0, le=2**53 - 1)]  # the largest integer JSON carries exactly
+GAME = Annotated[str, Field(min_length=1, max_length=40)] | dict[str, Any]
+"""A game: a preset's key or PHH code (``"plo8"``, ``"F7S"``), or a definition object
+(``engine.Game.to_dict``); the engine checks it."""
 
 
 class ProtocolError(Exception):
@@ -78,8 +81,14 @@ class CreateTable(ClientMessageBase):
 
     type: Literal["create_table"]
     name: Annotated[str, Field(min_length=1, max_length=64)]
-    small_blind: CHIPS
-    big_blind: Annotated[int, Field(gt=0, le=10**12)]
+    game: GAME = "nlhe"
+    small_blind: CHIPS = 0
+    big_blind: Annotated[int, Field(ge=0, le=10**12)] = 0
+    bring_in: CHIPS = 0
+    small_bet: CHIPS = 0
+    big_bet: CHIPS = 0
+    cap: Annotated[int, Field(ge=1, le=255)] | None = None
+    """Fixed limit: bets and raises a betting round allows (default: the game's)."""
     seats: Annotated[int, Field(ge=2, le=10)] = 6
     ante: CHIPS = 0
     ante_kind: Literal["none", "per_player", "big_blind"] = "none"
@@ -137,8 +146,12 @@ class Act(ClientMessageBase):
     type: Literal["act"]
     table: TABLE_ID
     action_id: Annotated[str, Field(min_length=1, max_length=64)]
-    action: Literal["fold", "check", "call", "bet", "raise"]
+    action: Literal["fold", "check", "call", "bet", "raise", "complete", "bring_in", "draw"]
     amount: CHIPS | None = None
+    discard: Annotated[list[Annotated[str, Field(max_length=4)]], Field(max_length=10)] | None = (
+        None
+    )
+    """``draw`` only: the cards (or dice faces) to throw away; ``[]`` stands pat."""
     seq: SEQ | None = None
     """The ``seq`` of the action request answered: an act for a decision that is over
     (the clock answered it, and it is your turn again) is refused with ``stale``."""
@@ -186,6 +199,10 @@ class CreateTournament(ClientMessageBase):
     seats: Annotated[int, Field(ge=2, le=10)] = 9
     hands: Annotated[int, Field(ge=1, le=100_000)] = 1_000
     duplicate: bool = False
+    game: Annotated[str, Field(min_length=1, max_length=32)] = "nlhe"
+    """The game every hand plays: a preset's key (``stud``, ``plo8``)."""
+    mix: Literal["horse", "8game"] | None = None
+    """A mixed game instead of ``game``: each table rotates through its games."""
     decision_seconds: Annotated[float, Field(gt=0, le=600)] = 10.0
 
 
@@ -287,17 +304,35 @@ def event_body(event: Event) -> dict[str, Any]:
 
 
 def menu_body(menu: ActionMenu) -> dict[str, Any]:
-    """The legal menu: ``call`` is an increment; raise bounds are street totals."""
+    """The legal menu: ``call`` and ``bring_in`` are increments; raise bounds are street
+    totals; ``max_discard`` is -1 unless a draw is due."""
     return {
         "can_fold": menu.can_fold,
         "can_check": menu.can_check,
+        "can_call": menu.can_call,
         "call": menu.call,
         "call_is_all_in": menu.call_is_all_in,
         "can_raise": menu.can_raise,
-        "raise_kind": "bet" if menu.is_bet else "raise",
+        "raise_kind": "complete" if menu.completes else "bet" if menu.is_bet else "raise",
         "min_raise_to": menu.min_raise_to,
         "max_raise_to": menu.max_raise_to,
         "raise_is_all_in_only": menu.raise_is_all_in_only,
+        "can_bring_in": menu.can_bring_in,
+        "bring_in": menu.bring_in,
+        "can_draw": menu.can_draw,
+        "max_discard": menu.max_discard,
+    }
+
+
+def game_body(config: TableConfig) -> dict[str, Any]:
+    """What a table's summary says of its game: the definition and the stakes."""
+    return {
+        "game": config.game.to_dict(),
+        "betting": config.game.betting.value,
+        "bring_in": config.bring_in,
+        "small_bet": config.small_bet,
+        "big_bet": config.big_bet,
+        "unit": config.unit,
     }
 
 
@@ -315,6 +350,7 @@ def _seat_body(seat: SeatView, names: dict[int, str]) -> dict[str, Any]:
         "waiting_for_big_blind": seat.waiting_for_big_blind,
         "has_cards": seat.has_cards,
         "cards": _wire(seat.cards) if seat.cards is not None else None,
+        "up_cards": _wire(seat.up_cards),
     }
 
 
@@ -350,6 +386,7 @@ def summary_body(hand: HandSummary) -> dict[str, Any]:
         "id": hand.id,
         "table": hand.table,
         "hand_number": hand.hand_number,
+        "game": hand.game,
         "started_at": _utc(hand.started_at),
         "pot": hand.pot,
     }
@@ -385,6 +422,10 @@ def hand_body(stored: StoredHand, seat: int, seen: SeenHand) -> dict[str, Any]:
         "started_at": _utc(info.started_at),
         "seat": seat,
         "players": _players_body(info.players, info.engine_seats),
+        "game": info.history.game.to_dict(),
+        "bring_in": info.history.bring_in,
+        "small_bet": info.history.small_bet,
+        "big_bet": info.history.big_bet,
         "small_blind": info.small_blind,
         "big_blind": stored.big_blind,
         "ante": stored.ante,

@@ -137,7 +137,7 @@ async def _act(app: PokerServer, session: Session, m: protocol.Act) -> Reply:
             return tournament.act(Players.of(session), m)
     return await app.hosting.runner(m.table).request(
         "act", session, player=Players.of(session), action_id=m.action_id, action=m.action,
-        amount=m.amount, seq=m.seq,
+        amount=m.amount, seq=m.seq, discard=m.discard,
     )  # fmt: skip
 
 

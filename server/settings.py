@@ -9,6 +9,8 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+import engine
+
 _MAY_BE_0 = {"house_think_seconds", "reconnect_grace_seconds"}
 
 
@@ -48,8 +50,11 @@ class ServerSettings:
     """The websocket URL clients reach this process at, which the lobby gives players of
     its tables (default ``ws://host:port/ws``)."""
     demo: bool = False
-    """Host the demo table (or take it back after a restart):
-    :meth:`server.hosting.Hosting.host_demo`."""
+    """Host the demo tables (or take them back after a restart):
+    :meth:`server.hosting.Hosting.host_demos`."""
+    demo_games: str = "nlhe,plo"
+    """The demo tables' games, comma-separated (preset keys): table ``demo`` plays the
+    first, ``demo-<key>`` each other."""
     forwarded_allow_ips: str = ""
     """Reverse proxies (IP addresses, comma-separated) whose ``X-Forwarded-For`` header
     says where their clients connect from: behind a proxy, the caps per address count
@@ -65,6 +70,16 @@ class ServerSettings:
                 raise ValueError(f"{name} {value}: give at least 1")
             if f.type == "float" and not (value > 0 or (value == 0 and f.name in _MAY_BE_0)):
                 raise ValueError(f"{name} {value:g}: give a positive number")
+        keys = self.demo_games.split(",")
+        if len(set(keys)) != len(keys) or not all(
+            re.fullmatch(r"[a-z0-9-]{1,20}", k) for k in keys
+        ):
+            raise ValueError(f"demo-games {self.demo_games!r}: give game keys, comma-separated")
+        for key in keys:
+            try:
+                engine.game(key)
+            except engine.EngineError as exc:
+                raise ValueError(f"demo-games: {exc}") from None
         url = self.advertise
         if url is not None and not re.fullmatch(r"wss?://[^\s/]+(/\S*)?", url):
             raise ValueError(f"advertise {url!r}: give a ws:// or wss:// URL")

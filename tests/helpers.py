@@ -6,14 +6,15 @@ import json
 import random
 from typing import Any
 
-from engine import BetOrRaiseTo, CheckOrCall, Event, Fold, Table
+from engine import BetOrRaiseTo, BringIn, CheckOrCall, Draw, Event, Fold, Table
 
 
 def play_out(
     table: Table, rng: random.Random, *, raise_share: float = 0.25, fold_share: float = 0.2
 ) -> list[Event]:
     """Play the hand in progress to its end with random legal actions: a raise (to the
-    minimum or all in) with ``raise_share``, a fold with ``fold_share``, else check/call."""
+    minimum or all in) with ``raise_share``, a fold with ``fold_share``, else check/call;
+    in any game: a random discard in a draw, a bring-in or a completion in stud."""
     events: list[Event] = []
     while table.hand_in_progress:
         seat = table.to_act
@@ -21,7 +22,14 @@ def play_out(
         menu = table.legal_actions(seat)
         assert menu is not None
         r = rng.random()
-        if menu.can_raise and r < raise_share:
+        if menu.can_draw:  # throw away a random few of one's cards (or dice)
+            held = table.view(seat).seats
+            cards = next(s.cards for s in held if s.seat == seat) or ()
+            k = rng.randint(0, min(menu.max_discard, len(cards)))
+            events += table.apply(Draw(seat, tuple(rng.sample(cards, k))))
+        elif menu.can_bring_in and not (menu.can_raise and r < raise_share):
+            events += table.apply(BringIn(seat))
+        elif menu.can_raise and r < raise_share:
             amount = rng.choice([menu.min_raise_to, menu.max_raise_to])
             events += table.apply(BetOrRaiseTo(seat, amount))
         elif menu.can_fold and r < raise_share + fold_share:

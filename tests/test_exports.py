@@ -34,7 +34,10 @@ def test_public_api() -> None:
         "Card", "Rank", "Suit", "parse_cards", "parse_dice", "evaluate", "compare", "HandValue",
         "HandCategory", "Outcome", "rank7", "rank_batch", "rank_omaha_batch", "equity", "Equity",
         # games: every game as a value, and its hands named and compared
-        "Game", "GAMES", "game", "DeckSpec", "rate", "contest", "Rating",
+        "Game", "GAMES", "game", "game_from_dict", "DeckSpec", "rate", "contest", "Rating",
+        # mixed games: rotations and each game's stakes at one level
+        "MIXES", "Mix", "GameChange", "Rotation", "Stakes", "mix", "dealers_choice",
+        "stakes_for", "stakes_for_blinds",
         # the table: configuration, actions in, events out, views
         "TableConfig", "AnteKind", "ButtonRule", "Deck", "Table", "TableView", "SeatView",
         "Hand", "HandSetup", "Action", "ActionMenu", "Fold", "CheckOrCall", "BetOrRaiseTo",

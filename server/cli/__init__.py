@@ -64,6 +64,7 @@ _USER_ERRORS: dict[str, tuple[str, ...]] = {
     "server.store": ("StoreError", "MigrationError"),
     "server.config": ("ConfigError",),
     "server.app": ("ListenError",),
+    "server.export": ("UnsupportedGameError",),
 }
 _DATABASE_ERRORS: dict[str, tuple[str, ...]] = {"sqlalchemy.exc": ("SQLAlchemyError",)}
 

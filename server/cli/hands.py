@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import create_async_engine
 
+import engine
 from engine import EngineError, history
 from server.cli.common import Parser, Progress, UsageError, add_command, emit, phh_files, progress
 from server.config import database_url
@@ -96,9 +97,15 @@ def cmd_list(args: argparse.Namespace) -> int:
             since = since.replace(tzinfo=dt.UTC)
     if args.limit < 1:
         raise UsageError(f"--limit must be positive, got {args.limit}")
+    game = None
+    if args.game is not None:
+        try:
+            game = engine.game(args.game).key
+        except engine.EngineError as exc:
+            raise UsageError(f"--game: {exc}") from None
     hands = _run(
         lambda store: store.list_hands(
-            player=args.player, table=args.table, since=since, limit=args.limit
+            player=args.player, table=args.table, since=since, game=game, limit=args.limit
         ),
         args,
     )
@@ -109,7 +116,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         )
         board = " ".join(h.board[i : i + 2] for i in range(0, len(h.board), 2)) or "-"
         lines.append(
-            f"{h.id:>8}  {h.started_at:%Y-%m-%d %H:%M}  {h.table} #{h.hand_number}  "
+            f"{h.id:>8}  {h.started_at:%Y-%m-%d %H:%M}  {h.table} #{h.hand_number}  {h.game}  "
             f"pot {_money(h.pot, h.scale, h.currency)}  [{board}]  {winners}"
         )
     emit(args, "\n".join(lines) or "no hands", [_summary_json(h) for h in hands])
@@ -267,6 +274,7 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--player", help="only hands this player played")
     p.add_argument("--table", help="only hands from this table")
     p.add_argument("--since", help="only hands started at or after this date (ISO 8601)")
+    p.add_argument("--game", help="only hands of this game: a preset key (nlhe, plo8, stud, ...)")
     p.add_argument("--limit", type=int, default=20, help="at most this many (default 20)")
     p = with_db(
         add_command(hands_sub, "show", cmd_show, "a hand as PokerStars text", json_output=False)

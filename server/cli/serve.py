@@ -47,13 +47,17 @@ async def serve(args: argparse.Namespace, settings: ServerSettings) -> None:
                 print(f"pokerroom is serving: open http://{host}:{port}/ in a browser", flush=True)
                 print(f"bots and other clients: {app.hosting.address}", flush=True)
                 print(f"health check: http://{host}:{port}/healthz", flush=True)
-                if settings.demo and "demo" in app.hosting.tables:
-                    print("demo table 'demo': five house bots and one free seat", flush=True)
-                elif settings.demo:
-                    where = app.hosting.hosts.get("demo", "another server")
+                for table_id in app.hosting.demo_ids() if settings.demo else ():
+                    runner = app.hosting.tables.get(table_id)
+                    if runner is not None:
+                        game = runner.settings.config.game.name
+                        print(f"demo table {table_id!r}: {game}, house bots and one free seat",
+                              flush=True)  # fmt: skip
+                        continue
+                    where = app.hosting.hosts.get(table_id, "another server")
                     print(
-                        f"demo table 'demo': hosted by {where}; this server takes it over if "
-                        "that one stops", flush=True,
+                        f"demo table {table_id!r}: hosted by {where}; this server takes it over "
+                        "if that one stops", flush=True,
                     )  # fmt: skip
                 await stop.wait()
                 print("pokerroom is shutting down", file=sys.stderr, flush=True)
@@ -139,6 +143,12 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument(
         "--demo", action="store_true", default=None,
         help="host the demo table of house bots (or take it back, after a restart)",
+    )  # fmt: skip
+    p.add_argument(
+        "--demo-games", metavar="GAMES",
+        help=f"with --demo: the demo tables' games, comma-separated (default "
+        f"{defaults.demo_games}): 'demo' plays the first, 'demo-GAME' each other; a game is a "
+        "preset key (nlhe, plo, plo8, stud, razz, 27td, badugi, kuhn, leduc, dice, ...)",
     )  # fmt: skip
     p.add_argument(
         "--bus", help="where table events go: local (the default, or $POKERROOM_BUS) or "

@@ -52,6 +52,8 @@ class HandSummary:
     engine_seats: tuple[int, ...]
     """Each player's seat at the table as the engine and the protocol number them (from 0),
     in position order."""
+    game: str = "nlhe"
+    """The game's key (``nlhe``, ``plo8``, ``stud``)."""
 
 
 @dataclass(frozen=True)
@@ -113,21 +115,24 @@ class Hands(StoreBase):
         since: dt.datetime | None = None,
         before: int | None = None,
         imported: bool | None = None,
+        game: str | None = None,
         limit: int = 20,
     ) -> list[HandSummary]:
         """The latest hands, newest first: optionally only one player's, one table's, those
-        started ``since``, those with an id below ``before`` (the next page), and only
-        hands imported (``imported=True``) or only hands played here (``False``)."""
+        started ``since``, those with an id below ``before`` (the next page), only hands
+        imported (``imported=True``) or only hands played here (``False``), and only one
+        ``game``'s (its key, e.g. ``plo8``)."""
         statement = (
             select(Hand.id, TableRecord.name, Hand.hand_number, Hand.started_at, Hand.pot,
-                   Hand.board, Hand.scale, Hand.currency)
+                   Hand.board, Hand.scale, Hand.currency, Hand.game)
             .join(TableRecord, Hand.table_id == TableRecord.id)
             .order_by(Hand.id.desc())
             .limit(limit)
         )  # fmt: skip
         statement = _narrowed(
-            statement, player=player, table=table, since=since, before=before, imported=imported
-        )
+            statement, player=player, table=table, since=since, before=before,
+            imported=imported, game=game,
+        )  # fmt: skip
         async with self.engine.connect() as conn:
             hands = (await conn.execute(statement)).all()
             ids = [h.id for h in hands]
@@ -144,7 +149,7 @@ class Hands(StoreBase):
             HandSummary(h.id, h.name, h.hand_number, aware(h.started_at), h.pot, h.board,
                         h.scale, h.currency,
                         tuple((name, net) for name, net, _ in players.get(h.id, ())),
-                        tuple(seat for _, _, seat in players.get(h.id, ())))
+                        tuple(seat for _, _, seat in players.get(h.id, ())), h.game)
             for h in hands
         ]  # fmt: skip
 
@@ -224,6 +229,7 @@ def _narrowed(
     since: dt.datetime | None = None,
     before: int | None = None,
     imported: bool | None = None,
+    game: str | None = None,
 ) -> _Select:
     """A select from ``hands`` joined with ``tables``, narrowed to the hands asked for:
     the one place :meth:`Store.list_hands` and :meth:`Store.stored_hand` filter."""
@@ -238,6 +244,8 @@ def _narrowed(
         statement = statement.where(Hand.id < before)
     if imported is not None:
         statement = statement.where(TableRecord.imported == imported)
+    if game is not None:
+        statement = statement.where(Hand.game == game)
     return statement
 
 

@@ -96,19 +96,14 @@ class Imports(Accounts, Tables, Hands):
                 report.imported += len(ids)
 
     async def _import_rows(self, hh: history.HandHistory, table_name: str) -> HandRows:
-        game = hh.game  # raises UnsupportedHistoryError for a game the engine does not play
-        if game.key != "nlhe":
-            # The store's rows (two hole cards, one variant) are hold'em's until they carry
-            # the game: a hand of another game is refused, not stored half right.
-            raise UnsupportedHistoryError(
-                f"the store keeps no-limit hold'em hands; not yet {game.name}"
-            )
+        _ = hh.game  # raises UnsupportedHistoryError for a game the engine does not play
         replay = history.replay(hh)
         hand = replay.hand
         n = len(hand.seats)
         names, seats, currency = _names(hh, n), _seats(hh, n), _currency(hh)
         ids = await self.ensure_players(names)
         config = {
+            "game": hand.setup.game.to_dict(),
             "small_blind": hand.setup.small_blind,
             "big_blind": hand.setup.big_blind,
             "seats": int(hh.fields.get("seat_count", max(seats))),

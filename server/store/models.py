@@ -100,12 +100,16 @@ class Hand(Base):
     __table_args__ = (
         UniqueConstraint("table_id", "hand_number"),
         Index("ix_hands_started_at", "started_at"),
+        Index("ix_hands_game", "game"),
     )
 
     id: Mapped[int] = mapped_column(Id, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
     hand_number: Mapped[int] = mapped_column(BigInteger)
     variant: Mapped[str] = mapped_column(String(16))
+    """The PHH variant code (``NT``, ``F7S/8``; ours where PHH has none)."""
+    game: Mapped[str] = mapped_column(String(40), server_default="nlhe")
+    """The game's key (``nlhe``, ``plo8``, ``5cd-bug``): what ``hands list --game`` finds."""
     small_blind: Mapped[int] = mapped_column(BigInteger)
     big_blind: Mapped[int] = mapped_column(BigInteger)
     ante: Mapped[int] = mapped_column(BigInteger)
@@ -115,7 +119,7 @@ class Hand(Base):
     button_seat: Mapped[int] = mapped_column(SmallInteger)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    board: Mapped[str] = mapped_column(String(10))
+    board: Mapped[str] = mapped_column(String(32))
     pot: Mapped[int] = mapped_column(BigInteger)
     deck_commitment: Mapped[str | None] = mapped_column(String(64))
     seed: Mapped[str | None] = mapped_column(String(128))
@@ -138,7 +142,7 @@ class HandPlayer(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
     starting_stack: Mapped[int] = mapped_column(BigInteger)
     final_stack: Mapped[int] = mapped_column(BigInteger)
-    hole_cards: Mapped[str | None] = mapped_column(String(4))
+    hole_cards: Mapped[str | None] = mapped_column(String(32))
     """None where a history records them as unknown (``????``)."""
     net: Mapped[int] = mapped_column(BigInteger)
 

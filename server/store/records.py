@@ -81,7 +81,8 @@ def _stakes(hand: Hand) -> dict[str, Any]:
     setup = hand.setup
     return {
         "hand_number": setup.hand_number,
-        "variant": "NT",
+        "variant": setup.game.code,
+        "game": setup.game.key,
         "small_blind": setup.small_blind,
         "big_blind": setup.big_blind,
         "ante": max(setup.antes),
@@ -102,7 +103,7 @@ def _player_rows(
             "player_id": player_ids[p],
             "starting_stack": setup.stacks[p],
             "final_stack": hand.stacks[p],
-            "hole_cards": None if p in hidden else f"{hand.holes[p][0]}{hand.holes[p][1]}",
+            "hole_cards": None if p in hidden else "".join(map(str, hand.holes[p])),
             "net": hand.stacks[p] - setup.stacks[p],
         }
         for p in range(len(setup.seats))

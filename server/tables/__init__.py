@@ -9,6 +9,7 @@ sequence number), and stores every finished hand before dealing the next one.
 layers below it and the state that ``base`` declares:
 
 - ``base``: the shared names (Player, TableSettings, TableError, Subscriber) and the state;
+- ``actions``: actions as the wire names them, and what a player nobody answers for does;
 - ``views``: what each subscriber, the lobby and the bus may see (redacted events, snapshots);
 - ``seating``: seats, the waiting list, sitting out, leaving, reconnecting, the ledger;
 - ``house``: house bots;
@@ -20,8 +21,8 @@ A table rule (a host control, a straddle, a timer) belongs to the layer of its j
 each command a client may send is a ``_cmd_<name>`` method there.
 """
 
+from server.tables.actions import action_from_wire, default_action
 from server.tables.base import Clock, HandStore, Player, Subscriber, TableError, TableSettings
-from server.tables.clock import action_from_wire
 from server.tables.runner import TableRunner
 from server.tables.storing import store_with
 
@@ -34,5 +35,6 @@ __all__ = [
     "TableRunner",
     "TableSettings",
     "action_from_wire",
+    "default_action",
     "store_with",
 ]

@@ -7,8 +7,9 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from engine import Action, ActionMenu, BetOrRaiseTo, CheckOrCall, Fold
+from engine import Action
 from server import protocol
+from server.tables.actions import action_from_wire, default_action
 from server.tables.base import Player, Seat, Subscriber, TableError
 from server.tables.house import HouseBots
 
@@ -89,11 +90,11 @@ class Decisions(HouseBots):
         """What a seat nobody answers for does: check if that is free, else fold."""
         menu = self.table.legal_actions(seat)
         assert menu is not None
-        return CheckOrCall(seat) if menu.can_check else Fold(seat)
+        return default_action(menu)
 
     def _cmd_act(
         self, session: Subscriber, *, player: Player, action_id: str, action: str,
-        amount: int | None, seq: int | None = None,
+        amount: int | None, seq: int | None = None, discard: list[str] | None = None,
     ) -> dict[str, Any]:  # fmt: skip
         key = (player.id, action_id)
         if key in self.action_ids:  # a retry: answer again, act once
@@ -108,7 +109,7 @@ class Decisions(HouseBots):
             )  # fmt: skip
         menu = self.table.legal_actions(seat)
         assert menu is not None
-        move = action_from_wire(menu, action, amount)
+        move = action_from_wire(menu, action, amount, discard)
         self._spend_clock(seat)
         self._publish(self.table.apply(move))
         self.seats[seat].timeouts = 0
@@ -117,23 +118,3 @@ class Decisions(HouseBots):
         if len(self.action_ids) > ACTION_IDS_KEPT:
             self.action_ids.popitem(last=False)
         return reply
-
-
-def action_from_wire(menu: ActionMenu, action: str, amount: int | None) -> Action:
-    """The engine action an ``act`` message names for ``menu.seat``, or
-    :class:`TableError` (``bad_action``, ``illegal``) for one the menu rules out by its
-    kind; a bet's amount is the engine's to check."""
-    seat = menu.seat
-    if action in ("bet", "raise"):
-        if amount is None:
-            raise TableError("bad_action", f"{action} needs an amount (the street total)")
-        return BetOrRaiseTo(seat, amount)
-    if amount is not None:
-        raise TableError("bad_action", f"{action} takes no amount")
-    if action == "fold":
-        return Fold(seat)
-    if action == "check" and not menu.can_check:
-        raise TableError("illegal", f"seat {seat} cannot check: calling costs {menu.call}")
-    if action == "call" and menu.can_check:
-        raise TableError("illegal", f"seat {seat} cannot call: there is nothing to call")
-    return CheckOrCall(seat)

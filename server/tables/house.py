@@ -4,11 +4,15 @@ in again when they bust and play through the table's queue like everyone else.""
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
-from engine import Action
+from engine import Action, EngineError
+from server.tables.actions import default_action
 from server.tables.base import Command, Player, Seat, Subscriber
 from server.tables.seating import Seating
+
+log = logging.getLogger("pokerroom")
 
 
 class HouseBots(Seating):
@@ -34,7 +38,13 @@ class HouseBots(Seating):
         it after a moment."""
         menu = self.table.legal_actions(seat)
         assert menu is not None
-        action = self.house[seat][1].act(self.table.view(seat), menu)
+        try:
+            action = self.house[seat][1].act(self.table.view(seat), menu)
+            if not menu.allows(action):
+                raise ValueError(f"{action!r} is not on its menu")
+        except Exception:  # a bot's bug costs its decision, never the table's time
+            log.exception("table %s: house bot at seat %d failed", self.settings.table_id, seat)
+            action = default_action(menu)
         loop = asyncio.get_running_loop()
         command = Command("house_act", None, {"key": key, "action": action}, loop.create_future())
         loop.call_later(self.house_think_seconds, self.queue.put_nowait, command)
@@ -45,5 +55,10 @@ class HouseBots(Seating):
         # Only if the decision it answers is still the table's: the clock may have
         # settled it meanwhile.
         if self._decision == key and self.table.to_act == action.seat:
-            self._publish(self.table.apply(action))
+            try:
+                events = self.table.apply(action)
+            except EngineError:  # a draw of cards it does not hold, say
+                log.exception("table %s: house bot's action refused", self.settings.table_id)
+                events = self.table.apply(self._default_action(action.seat))
+            self._publish(events)
         return {}

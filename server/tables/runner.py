@@ -125,7 +125,7 @@ class TableRunner(Storing):
         number = self.table.hand_number + 1
         shuffle = self.new_shuffle(self.settings.table_id, number)
         try:
-            events = self.table.start_hand(shuffle.deck())
+            events = self.table.start_hand(shuffle.deck(self.table.config.game.deck))
         except EngineError:
             return False  # not enough players can play yet (waiting for the big blind)
         self.started_at[number] = dt.datetime.now(dt.UTC)

@@ -33,6 +33,7 @@ class Views(TableState):
         return {
             "id": self.settings.table_id,
             "name": self.settings.name,
+            **protocol.game_body(cfg),
             "small_blind": cfg.small_blind,
             "big_blind": cfg.big_blind,
             "ante": cfg.ante,
