@@ -201,6 +201,8 @@ class Table:
         on, as a mixed game's rotation does (:mod:`engine.mixed`). The seats stay, and
         the button goes on from where it was: a game without blinds puts the button on
         the next player, a game with blinds puts the big blind two past the last button.
+        Another game forgets the last hand (:attr:`hand` is ``None``), whose streets and
+        cards were not this game's, so views show none until the next hand.
 
         Raises :class:`IllegalActionError` during a hand, and :class:`SeatingError` for a
         config of another number of seats or a game that seats fewer than are seated;
@@ -242,6 +244,10 @@ class Table:
             else:
                 self._last_big_blind = self.button
                 self._last_small_blind = None
+        if config.game != self.config.game:
+            # The last hand was of another game: its streets and cards are not this game's,
+            # so views show no hand until the next is dealt.
+            self.hand = None
         self.config = config
 
     def stand_up(self, seat: int) -> list[Event]:

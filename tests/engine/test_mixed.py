@@ -372,3 +372,18 @@ def test_m9_a_blind_level_of_a_big_bet_game_is_played_as_it_is_with_its_ante() -
     assert (stakes["small_blind"], stakes["big_blind"], stakes["ante"]) == (25, 50, 5)
     assert stakes["ante_kind"] is AnteKind.PER_PLAYER
     assert stakes_for_blinds("plo", 25, 50)["ante_kind"] is AnteKind.NONE
+
+
+def test_m8_a_view_after_a_change_of_game_shows_no_hand_of_the_old_game() -> None:
+    horse = mix("horse")
+    rng = random.Random(5)
+    table = seated(horse.config("flhe", (20, 40)), {0: 2000, 1: 2000})
+    table.start_hand(Deck.shuffled(rng))
+    while table.hand_in_progress:
+        act(table, rng)
+    table.set_config(horse.config("flhe", (40, 80)))  # the same game: the last hand stays
+    assert table.view(0).street is not None
+    table.set_config(horse.config("razz", (20, 40)))
+    view = table.view(0)
+    assert (table.hand, view.street, view.board, view.config.game.key) == (None, None, (), "razz")
+    assert all(s.cards is None and not s.in_hand for s in view.seats)
