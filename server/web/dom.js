@@ -19,11 +19,23 @@ export function h(tag, attrs, ...children) {
 
 const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
 const RANKS = { T: "10" };
+const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
+// Which of a die's nine places (3 by 3, left to right, top to bottom) hold a pip.
+const PIPS = { 1: [4], 2: [2, 6], 3: [2, 4, 6], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
 
-/** A card face up ("Kh"), face down (null), or an empty slot. */
+/** A card face up ("Kh"), face down (null), a joker ("X1"), a die ("1".."6"), or an
+ * empty slot. ``extra``: more classes ("small", "up", "down"). */
 export function card(code, extra) {
-  if (!code || code === "??") return h("span", { class: `card back ${extra || ""}`, "data-card": "hidden" });
+  const more = extra ? ` ${extra}` : "";
+  if (!code || code === "??") return h("span", { class: `card back${more}`, "data-card": "hidden", title: "face down" });
+  if (/^[1-6]$/.test(code)) {
+    return h("span", { class: `die${more}`, "data-card": code, title: `a ${code}`, role: "img", "aria-label": `die showing ${code}` },
+      [...Array(9).keys()].map((i) => h("i", { class: PIPS[code].includes(i) ? "pip" : null })));
+  }
+  if (code[0] === "X") {
+    return h("span", { class: `card joker${more}`, "data-card": code, title: "joker" }, h("b", {}, "★"), h("small", {}, "JOKER"));
+  }
   const rank = code[0], suit = code[1];
-  return h("span", { class: `card suit-${suit} ${extra || ""}`, "data-card": code, title: code },
-    h("b", {}, RANKS[rank] || rank), SUITS[suit] || suit);
+  return h("span", { class: `card suit-${suit}${more}`, "data-card": code, title: `${RANKS[rank] || rank} of ${SUIT_NAMES[suit] || suit}` },
+    h("b", {}, RANKS[rank] || rank), h("span", { class: "suit" }, SUITS[suit] || suit));
 }

@@ -37,9 +37,9 @@ export const halfName = (half) => `${half} half`;
  * big bet in fixed-limit ones, with the ante and the bring-in. */
 export function stakes(t) {
   const parts = [];
-  const limit = t.game && t.game.betting === "fixed-limit";
-  if (limit) parts.push(`${chips(t.small_bet)}/${chips(t.big_bet)}`);
-  if (!limit || (t.game.blinds && t.big_blind !== t.small_bet)) {
+  const limit = (t.betting || (t.game && t.game.betting)) === "fixed-limit";
+  if (limit && t.small_bet) parts.push(`${chips(t.small_bet)}/${chips(t.big_bet)}`);
+  if (!limit || t.big_blind !== t.small_bet) {
     if (t.big_blind) parts.push(`${limit ? "blinds " : ""}${chips(t.small_blind)}/${chips(t.big_blind)}`);
   }
   if (t.ante) parts.push(`ante ${chips(t.ante)}`);
@@ -48,4 +48,4 @@ export function stakes(t) {
 }
 
 /** "Pot-limit Omaha" and the like: the game's name, or hold'em's for an older server. */
-export const gameName = (t) => (t && t.game ? t.game.name : "No-limit Texas hold'em");
+export const gameName = (t) => (!t || !t.game ? "No-limit Texas hold'em" : typeof t.game === "string" ? t.game : t.game.name);

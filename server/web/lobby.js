@@ -1,9 +1,10 @@
-// The lobby: who we are (a name, an account, its token), the tables with a buy-in box,
-// Sit and Watch each, and a form to create a table.
+// The lobby: who we are (a name, an account, its token), the tables (each with its game
+// and stakes) with a buy-in box, Sit and Watch each, and a form to create a table of any
+// game.
 
 import { KEYS } from "./connection.js";
 import { h } from "./dom.js";
-import { chips } from "./format.js";
+import { chips, gameName, stakes } from "./format.js";
 
 
 export async function showLobby(app) {
@@ -65,11 +66,12 @@ function signOut(app) {
 
 function tableList(app, tables) {
   if (!tables.length) return h("p", {}, "No tables yet: create one.");
-  return h("table", { class: "list" },
-    h("thead", {}, h("tr", {}, ["Table", "Stakes", "Seats", "Avg pot", "Hands/h", ""].map((x) => h("th", {}, x)))),
+  return h("table", { class: "list lobby-list" },
+    h("thead", {}, h("tr", {}, ["Table", "Game", "Stakes", "Seats", "Avg pot", "Hands/h", ""].map((x) => h("th", {}, x)))),
     h("tbody", {}, tables.map((t) => h("tr", { "data-table": t.id },
       h("td", {}, t.name),
-      h("td", {}, `${chips(t.small_blind)}/${chips(t.big_blind)}${t.ante ? ` ante ${chips(t.ante)}` : ""}`),
+      h("td", { "data-testid": "game" }, gameName(t)),
+      h("td", { "data-testid": "stakes" }, stakes(t)),
       h("td", {}, `${t.players.length}/${t.seats}${t.waiting.length ? ` (+${t.waiting.length} waiting)` : ""}`),
       h("td", {}, t.average_pot !== undefined ? chips(t.average_pot) : "–"),
       h("td", {}, t.hands_per_hour !== undefined ? chips(t.hands_per_hour) : "–"),
@@ -79,7 +81,7 @@ function tableList(app, tables) {
 function sitForm(app, t) {
   const full = t.players.length >= t.seats;
   const amount = h("input", { type: "number", name: "buy_in", min: t.min_buy_in, max: t.max_buy_in, step: 1,
-    value: Math.min(t.max_buy_in, Math.max(t.min_buy_in, 100 * t.big_blind)), "aria-label": "buy-in" });
+    value: Math.min(t.max_buy_in, Math.max(t.min_buy_in, 100 * (t.unit || t.big_blind))), "aria-label": "buy-in" });
   return h("form", { class: "sit", onsubmit: async (e) => {
     e.preventDefault();
     const err = e.target.querySelector(".error");
@@ -103,24 +105,65 @@ function sitForm(app, t) {
   } }, amount, h("button", { type: "submit", "data-testid": "sit" }, full ? "Join waiting list" : "Sit"), h("span", { class: "error" }));
 }
 
+/** The games a table may play (the engine's presets, engine/games.py): the key, the
+ * name, and which stakes it takes: blinds, or an ante and bets (with stud's bring-in). */
+export const GAMES = [
+  ["nlhe", "No-limit Texas hold'em", "blinds"], ["flhe", "Fixed-limit Texas hold'em", "blinds"],
+  ["plhe", "Pot-limit Texas hold'em", "blinds"], ["plo", "Pot-limit Omaha", "blinds"],
+  ["plo5", "Pot-limit five-card Omaha", "blinds"], ["plo6", "Pot-limit six-card Omaha", "blinds"],
+  ["flo8", "Fixed-limit Omaha hi-lo 8 or better", "blinds"], ["plo8", "Pot-limit Omaha hi-lo 8 or better", "blinds"],
+  ["shortdeck", "No-limit short-deck hold'em", "blinds"], ["stud", "Seven-card stud", "stud"],
+  ["stud8", "Seven-card stud hi-lo 8 or better", "stud"], ["razz", "Razz", "stud"],
+  ["27td", "2-7 triple draw", "blinds"], ["27sd", "2-7 single draw, no-limit", "blinds"],
+  ["5cd", "Five-card draw", "blinds"], ["badugi", "Badugi", "blinds"], ["kuhn", "Kuhn poker", "ante"],
+  ["kuhn3", "Three-player Kuhn poker", "ante"], ["leduc", "Leduc hold'em", "ante"], ["dice", "Poker dice", "blinds"],
+];
+
 function createForm(app) {
-  const f = (name, label, value, extra) => h("label", {}, label, h("input", { name, value, ...extra }));
+  const f = (name, label, value, extra) => h("label", { "data-field": name }, label, h("input", { name, value, ...extra }));
   const note = h("p", { class: "error" });
-  return h("details", { class: "create" }, h("summary", {}, "Create a table"),
-    h("form", { onsubmit: async (e) => {
+  const game = h("select", { name: "game", "data-testid": "game-choice" },
+    GAMES.map(([key, name]) => h("option", { value: key }, name)));
+  const fields = {
+    blinds: ["small_blind", "big_blind", "ante"],
+    stud: ["ante", "bring_in", "small_bet", "big_bet"],
+    ante: ["ante", "small_bet", "big_bet"],
+  };
+  const form = h("form", { onsubmit: async (e) => {
       e.preventDefault();
       const d = new FormData(e.target);
       const num = (k) => Number(d.get(k));
+      const kind = GAMES.find(([key]) => key === d.get("game"))[2];
+      const stakes = Object.fromEntries(fields[kind].map((k) => [k, num(k)]));
+      if (stakes.ante) stakes.ante_kind = "per_player";
       try {
-        const r = await app.conn.request({ type: "create_table", name: d.get("name"), small_blind: num("small_blind"),
-          big_blind: num("big_blind"), seats: num("seats"), decision_seconds: num("decision_seconds") });
+        const r = await app.conn.request({ type: "create_table", name: d.get("name"), game: d.get("game"), ...stakes,
+          seats: num("seats"), decision_seconds: num("decision_seconds") });
         location.hash = `#/table/${encodeURIComponent(r.table.id)}`;
       } catch (err) { note.textContent = err.message; }
     } },
     f("name", "Name ", "My table", { required: true, maxlength: 64 }),
+    h("label", {}, "Game ", game),
     f("small_blind", "Small blind ", 50, { type: "number", min: 0 }),
     f("big_blind", "Big blind ", 100, { type: "number", min: 1 }),
+    f("ante", "Ante ", 0, { type: "number", min: 0 }),
+    f("bring_in", "Bring-in ", 25, { type: "number", min: 0 }),
+    f("small_bet", "Small bet ", 100, { type: "number", min: 1 }),
+    f("big_bet", "Big bet ", 200, { type: "number", min: 1 }),
     f("seats", "Seats ", 6, { type: "number", min: 2, max: 10 }),
     f("decision_seconds", "Seconds to act ", 30, { type: "number", min: 1, max: 3600 }),
-    h("button", { type: "submit" }, "Create"), note));
+    h("button", { type: "submit" }, "Create"), note);
+  // Only the stakes the game takes: blinds, or an ante and bets (stud: and a bring-in).
+  const show = () => {
+    const kind = GAMES.find(([key]) => key === game.value)[2];
+    for (const label of form.querySelectorAll("label[data-field]")) {
+      const name = label.dataset.field;
+      const stake = ["small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet"].includes(name);
+      label.hidden = stake && !fields[kind].includes(name);
+    }
+    if (kind !== "blinds") form.elements.ante.value = form.elements.ante.value === "0" ? 10 : form.elements.ante.value;
+  };
+  game.addEventListener("change", show);
+  show();
+  return h("details", { class: "create" }, h("summary", {}, "Create a table"), form);
 }

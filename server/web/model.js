@@ -5,7 +5,7 @@
 // streets draw, and who opens each betting round. No DOM: tests/web/test_table_model.py
 // runs it in Node against the engine.
 
-import { BLIND_NAMES, POT_NAME, chips, describeAction, describeDraw, halfName } from "./format.js";
+import { BLIND_NAMES, POT_NAME, chips, describeAction, describeDraw } from "./format.js";
 
 /** No-limit hold'em's streets, for a server that names no game. */
 const HOLDEM = { key: "nlhe", deck: "standard", hands: ["high"], streets: [
@@ -51,7 +51,10 @@ export class TableModel {
   }
 
   /** The game's definition: the summary's, else the one given, else hold'em's. */
-  get game() { return (this.summary && this.summary.game) || this.gameDef || HOLDEM; }
+  get game() {
+    const g = this.summary && this.summary.game;
+    return (g && typeof g === "object" ? g : null) || this.gameDef || HOLDEM;
+  }
   get streets() { return this.game.streets && this.game.streets.length ? this.game.streets : HOLDEM.streets; }
   /** Whether pots split high and low (Omaha hi-lo, stud hi-lo). */
   get split() { return (this.game.hands || []).length === 2; }
@@ -76,7 +79,7 @@ export class TableModel {
       }
     }
     t.summary = { name: hand.table, seats: Math.max(...hand.players.map((p) => p.seat + 1), 2),
-      small_blind: hand.small_blind, big_blind: hand.big_blind, decision_seconds: 0, game: t.gameDef,
+      small_blind: hand.small_blind, big_blind: hand.big_blind, decision_seconds: 0, game: t.gameDef || hand.game || null,
       bring_in: hand.bring_in || 0, small_bet: hand.small_bet || 0, big_bet: hand.big_bet || 0 };
     t.setSnapshot({ seq: 0, summary: t.summary, view: { hand_number: hand.hand_number, hand_in_progress: false,
       street: null, board: [], pots: [], button: null, to_act: null, viewer: hand.seat, menu: null,
@@ -376,7 +379,7 @@ const ON = {
     seat.hand = [...seat.hand, ...e.cards.map((c) => ({ card: c, up: true }))];
     seat.up_cards = [...(seat.up_cards || []), ...e.cards];
     Object.assign(seat, { has_cards: true, cards: known(seat.hand) });
-    this.line(`${this.dice ? "Rolled" : "Dealt"} to ${who}: ${e.cards.join(" ")}`);
+    this.line(this.dice ? `${who} rolls ${e.cards.join(" ")}` : `${who} is dealt ${e.cards.join(" ")} face up`);
   },
   cards_drawn(e, v, seat, who) {
     const k = this.streetIndexOf(e.street);
@@ -448,7 +451,7 @@ const ON = {
   pot_awarded(e, v) {
     this.results.push(e);
     const names = e.shares.map(([s, n]) => `${this.name(s)} ${chips(n)}`).join(", ");
-    this.line(`${names} from the ${POT_NAME(e.pot)}${e.half ? ` (${halfName(e.half)})` : ""}${e.description ? ` with ${e.description}` : ""}`);
+    this.line(`${names} from the ${POT_NAME(e.pot)}${e.half ? ` (${e.half})` : ""}${e.description ? ` with ${e.description}` : ""}`);
   },
   hand_ended(e, v) {
     v.hand_in_progress = false;

@@ -1,9 +1,11 @@
-// A table on screen, drawn from its model: the felt (board, pots, seats around an oval),
-// the decision clock, our controls when it is our turn, the last results and the hand
-// log. The viewer draws a stored hand with the same felt, results and log.
+// A table on screen, drawn from its model: the felt (board, pots, seats around an oval,
+// each with its cards down and up, or dice), the decision clock, our controls when it is
+// our turn (the menu's: bring-in, complete, a fixed bet, a pot-limit or no-limit raise,
+// the cards to draw or dice to re-roll), the last results (split pots by half) and the
+// hand log. The viewer draws a stored hand with the same felt, results and log.
 
 import { card, h } from "./dom.js";
-import { POT_NAME, chips } from "./format.js";
+import { POT_NAME, chips, gameName, halfName, stakes } from "./format.js";
 
 /** Draw table ``t`` (a TableModel) on the app's page; ``app`` gives the connection to act
  * through and keeps our controls between redraws. */
@@ -15,8 +17,8 @@ export function drawTable(app, t) {
   const me = t.mySeat();
   const room = h("div", { class: "room", "data-testid": "room" }, felt(t, me));
   const panel = h("aside", { class: "panel" },
-    h("h2", {}, t.summary ? t.summary.name : t.id,
-      t.summary ? h("small", {}, ` ${chips(t.summary.small_blind)}/${chips(t.summary.big_blind)}`) : null),
+    h("h2", {}, t.summary ? t.summary.name : t.id),
+    t.summary ? h("p", { class: "game-line", "data-testid": "game" }, gameName(t.summary), h("span", { class: "muted" }, ` · ${stakes(t.summary)}`)) : null,
     t.error ? h("p", { class: "error", "data-testid": "table-error" }, t.error) : null,
     controlsFor(app, t, me), results(t), logView(t));
   app.main.replaceChildren(h("section", { class: "table-screen" }, room, panel));
@@ -31,10 +33,22 @@ export function felt(t, me) {
 function center(t) {
   const v = t.view;
   const pots = v.pots;
+  const slots = Math.max(v.board.length, t.streets.reduce((n, st) => n + (st.board || 0), 0));
+  const street = v.hand_in_progress && v.street ? `${v.street[0].toUpperCase()}${v.street.slice(1).replace(/_/g, " ")}` : "";
   return h("div", { class: "center" },
-    h("div", { class: "board", "data-testid": "board" }, [0, 1, 2, 3, 4].map((i) => v.board[i] ? card(v.board[i]) : h("span", { class: "card slot" }))),
+    h("div", { class: "board", "data-testid": "board" }, [...Array(slots).keys()].map((i) => v.board[i] ? card(v.board[i]) : h("span", { class: "card slot" }))),
     h("div", { class: "pots", "data-testid": "pots" }, pots.map((amount, n) => h("span", { class: "pot", "data-pot": n }, `${POT_NAME(n)[0].toUpperCase()}${POT_NAME(n).slice(1)}: ${chips(amount)}`))),
-    h("div", { class: "hand-number", "data-testid": "hand-number" }, v.hand_number ? `Hand #${v.hand_number}` : "Waiting for players"));
+    h("div", { class: "hand-number", "data-testid": "hand-number" }, v.hand_number ? `Hand #${v.hand_number}` : "Waiting for players"),
+    street ? h("div", { class: "street", "data-testid": "street" }, street) : null);
+}
+
+/** A seat's cards in deal order: face down (a back), face up, or ours face down (drawn
+ * face up but marked as down: only we see them); dice as dice. */
+function seatCards(t, s, n) {
+  const hand = s.hand || [];
+  const studLike = t.streets.some((st) => (st.hole || []).includes("up")) && !t.dice;
+  const cards = hand.map((c) => card(c.card, studLike ? (c.up ? "up" : "down") : ""));
+  return h("div", { class: `cards${t.dice ? " dice" : ""}`, "data-testid": `cards-${n}`, "data-count": hand.length }, cards);
 }
 
 function seats(t, me) {
@@ -51,9 +65,13 @@ function seats(t, me) {
     const turn = v.hand_in_progress && v.to_act === n;
     const badges = [v.button === n ? h("span", { class: "badge dealer", title: "dealer button" }, "D") : null,
       t.blinds[n] && v.hand_in_progress ? h("span", { class: "badge blind" }, t.blinds[n]) : null];
-    const cards = s.has_cards && !s.folded ? [card(s.cards && s.cards[0]), card(s.cards && s.cards[1])] : [];
-    out.push(h("div", { class: `seat${turn ? " turn" : ""}${s.folded ? " folded" : ""}${me && me.seat === n ? " mine" : ""}${s.sitting_out ? " away" : ""}`, style, "data-seat": n, "data-testid": `seat-${n}` },
-      h("div", { class: "cards", "data-testid": `cards-${n}` }, cards),
+    const showCards = s.in_hand && !s.folded && (s.has_cards || (s.hand && s.hand.length));
+    const drew = v.hand_in_progress && s.drew !== null && s.drew !== undefined && !s.folded
+      ? h("span", { class: "drew", "data-testid": `drew-${n}` }, t.dice ? (s.drew ? `re-rolled ${s.drew}` : "kept all") : (s.drew ? `drew ${s.drew}` : "stood pat")) : null;
+    const many = s.hand && s.hand.length > 4 ? " many" : "";
+    out.push(h("div", { class: `seat${turn ? " turn" : ""}${s.folded ? " folded" : ""}${me && me.seat === n ? " mine" : ""}${s.sitting_out ? " away" : ""}${many}`, style, "data-seat": n, "data-testid": `seat-${n}` },
+      showCards ? seatCards(t, s, n) : h("div", { class: "cards", "data-testid": `cards-${n}` }),
+      drew,
       h("div", { class: "who" }, badges, h("span", { class: "name" }, s.name)),
       h("div", { class: "stack", "data-testid": `stack-${n}` }, chips(s.stack), s.all_in ? " all in" : ""),
       s.sitting_out ? h("div", { class: "muted" }, "sitting out") : null,
@@ -98,14 +116,14 @@ function controls(app, t, me) {
       h("a", { class: "button", href: "#/" }, "Back to the lobby"));
   }
   const r = t.request && t.view.hand_in_progress ? t.request : null;
-  const act = async (action, amount) => {
+  const act = async (action, amount, discard) => {
     const req = t.request;
     if (!req) return;
     t.request = null;
     drawTable(app, t); // at once: the buttons must not take a second click
 
     try {
-      await app.conn.request({ type: "act", table: t.id, action_id: `${req.hand_number}-${req.seq}`, seq: req.seq, action, ...(amount !== undefined ? { amount } : {}) });
+      await app.conn.request({ type: "act", table: t.id, action_id: `${req.hand_number}-${req.seq}`, seq: req.seq, action, ...(amount !== undefined ? { amount } : {}), ...(discard ? { discard } : {}) });
       t.error = null;
     } catch (err) {
       t.error = err.message;
@@ -127,37 +145,84 @@ function controls(app, t, me) {
     } }, "Leave"));
   if (!r) return h("div", { class: "controls" }, h("p", { class: "muted", "data-testid": "waiting-turn" }, t.view.hand_in_progress ? "Waiting for your turn…" : "Waiting for the next hand…"), seatButtons);
   const m = r.menu;
+  if (m.can_draw) {
+    return h("div", { class: "controls your-turn", "data-testid": "your-turn" }, h("p", {}, "Your turn"),
+      drawPicker(t, me, m, (discard) => act("draw", undefined, discard)), seatButtons);
+  }
   const buttons = [];
   if (m.can_fold) buttons.push(h("button", { class: "fold", "data-testid": "fold", onclick: () => act("fold") }, "Fold"));
   if (m.can_check) buttons.push(h("button", { "data-testid": "check", onclick: () => act("check") }, "Check"));
-  if (m.call > 0) buttons.push(h("button", { "data-testid": "call", onclick: () => act("call") }, `Call ${chips(m.call)}${m.call_is_all_in ? " (all in)" : ""}`));
+  if (m.call > 0 && m.can_call !== false) buttons.push(h("button", { "data-testid": "call", onclick: () => act("call") }, `Call ${chips(m.call)}${m.call_is_all_in ? " (all in)" : ""}`));
+  if (m.can_bring_in) buttons.push(h("button", { "data-testid": "bring-in", onclick: () => act("bring_in") }, `Bring in for ${chips(m.bring_in)}`));
+  const betting = t.summary && (t.summary.betting || (t.summary.game && t.summary.game.betting));
+  const label = (n) => `${m.raise_kind === "bet" ? "Bet" : m.raise_kind === "complete" ? "Complete to" : "Raise to"} ${chips(n)}`;
   let raise = null;
-  if (m.can_raise) {
+  if (m.can_raise && (m.min_raise_to === m.max_raise_to || betting === "fixed-limit")) {
+    // Fixed limit (or only all in): one size, no slider.
+    const n = m.min_raise_to;
+    buttons.push(h("button", { class: "raise", "data-testid": "raise", onclick: () => act(m.raise_kind, n) },
+      `${label(n)}${m.raise_is_all_in_only ? " (all in)" : ""}`));
+  } else if (m.can_raise) {
     const lo = m.min_raise_to, hi = m.max_raise_to;
+    const potLimit = betting === "pot-limit";
     const slider = h("input", { type: "range", min: lo, max: hi, step: 1, value: lo, "data-testid": "raise-slider", "aria-label": "raise to" });
     const typed = h("input", { type: "number", min: lo, max: hi, step: 1, value: lo, "data-testid": "raise-amount", "aria-label": "amount" });
     const go = h("button", { class: "raise", "data-testid": "raise" }, "");
     const set = (value) => {
       const n = Math.min(hi, Math.max(lo, Math.round(Number(value) || lo)));
       slider.value = typed.value = n;
-      go.textContent = `${m.raise_kind === "bet" ? "Bet" : "Raise to"} ${chips(n)}${n === hi ? " (all in)" : ""}`;
+      go.textContent = `${label(n)}${n === hi ? (potLimit ? " (pot)" : " (all in)") : ""}`;
       return n;
     };
     slider.addEventListener("input", () => set(slider.value));
     typed.addEventListener("change", () => set(typed.value));
     go.addEventListener("click", () => act(m.raise_kind, set(typed.value)));
     // Presets: the street total after a raise of half the pot or the pot (the pot
-    // counted once we have called), and all in.
+    // counted once we have called), and all in; in pot limit the pot is the most.
     const pot = t.view.seats.reduce((sum, s) => sum + (s.hand_total || 0), 0);
     const mine = me.street_total;
     const potRaise = (part) => mine + m.call + Math.floor(part * (pot + m.call));
-    const preset = (label, value, id) => h("button", { type: "button", class: "preset", "data-testid": id, onclick: () => set(value) }, label);
+    const preset = (text, value, id) => h("button", { type: "button", class: "preset", "data-testid": id, onclick: () => set(value) }, text);
     raise = h("div", { class: "raise-box" }, slider, typed,
-      h("div", { class: "presets" }, preset("½ pot", potRaise(0.5), "half-pot"), preset("Pot", potRaise(1), "pot"), preset("All in", hi, "all-in")), go);
+      h("div", { class: "presets" }, preset("½ pot", potRaise(0.5), "half-pot"),
+        potLimit ? preset("Pot (max)", hi, "pot") : preset("Pot", potRaise(1), "pot"),
+        potLimit ? null : preset("All in", hi, "all-in")), go);
     set(lo);
     if (m.raise_is_all_in_only) { slider.disabled = typed.disabled = true; }
   }
   return h("div", { class: "controls your-turn", "data-testid": "your-turn" }, h("p", {}, "Your turn"), h("div", { class: "buttons" }, buttons), raise, seatButtons);
+}
+
+/** A draw: our cards (or dice) to pick, up to ``max_discard``, then Discard (Re-roll)
+ * those, or Stand pat (Keep all). */
+function drawPicker(t, me, m, draw) {
+  const hand = (me.hand || []).map((c) => c.card);
+  const picked = new Set(); // indexes into the hand: dice repeat, so not the faces
+  const noun = t.dice ? "dice" : "cards";
+  const go = h("button", { class: "raise", "data-testid": "discard", disabled: true }, "");
+  const note = h("span", { class: "muted", "data-testid": "draw-note" });
+  const update = () => {
+    go.disabled = !picked.size;
+    go.textContent = picked.size ? `${t.dice ? "Re-roll" : "Discard"} ${picked.size}` : `${t.dice ? "Re-roll" : "Discard"}…`;
+    note.textContent = `Pick up to ${m.max_discard} ${noun} to ${t.dice ? "re-roll" : "throw away"}.`;
+  };
+  const choices = hand.map((code, i) => {
+    const b = h("button", { type: "button", class: "pick", "data-testid": "pick", "data-card": code, "aria-pressed": "false" }, card(code));
+    b.addEventListener("click", () => {
+      if (picked.has(i)) picked.delete(i);
+      else if (picked.size < m.max_discard) picked.add(i);
+      b.classList.toggle("picked", picked.has(i));
+      b.setAttribute("aria-pressed", String(picked.has(i)));
+      update();
+    });
+    return b;
+  });
+  go.addEventListener("click", () => draw([...picked].sort((a, b) => a - b).map((i) => hand[i])));
+  update();
+  return h("div", { class: "draw-box", "data-testid": "draw" }, note,
+    h("div", { class: `picks${t.dice ? " dice" : ""}` }, choices),
+    h("div", { class: "buttons" },
+      h("button", { "data-testid": "stand-pat", onclick: () => draw([]) }, t.dice ? "Keep all" : "Stand pat"), go));
 }
 
 /** Who won which pot with what, and the hands shown: this hand's, else the last one's
@@ -168,9 +233,15 @@ export function results(t) {
   if (!results.length) return null;
   return h("div", { class: "results", "data-testid": "results" }, h("h3", {}, `Hand #${hand}`),
     shown.map((e) => h("p", { class: "shown", "data-seat": e.seat }, `${t.name(e.seat)} shows `, e.cards.map((c) => card(c, "small")))),
-    results.map((e) =>
-    h("p", {}, e.shares.map(([s, n]) => `${t.name(s)} wins ${chips(n)}`).join(", "), ` from the ${POT_NAME(e.pot)}`,
-      e.description ? h("span", { class: "hand-name", "data-testid": "hand-name" }, ` with ${e.description}`) : null)));
+    results.map((e) => {
+      // In a split game the high hand takes the whole pot when no low qualifies.
+      const whole = e.half === "high" && !results.some((x) => x.pot === e.pot && x.half === "low");
+      const half = e.half ? (whole ? "the whole pot: no low" : halfName(e.half)) : "";
+      return h("p", { class: "result", "data-testid": "result", "data-half": e.half || null },
+      e.half ? h("span", { class: `half ${e.half}`, "data-testid": "half" }, e.half === "high" ? "High" : "Low") : null,
+      e.shares.map(([s, n]) => `${t.name(s)} wins ${chips(n)}`).join(", "), ` from the ${POT_NAME(e.pot)}${half ? `, ${half}` : ""}`,
+      e.description ? h("span", { class: "hand-name", "data-testid": "hand-name" }, ` with ${e.description}`) : null);
+    }));
 }
 
 export function logView(t) {

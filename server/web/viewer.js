@@ -1,8 +1,9 @@
 // My hands and the hand viewer: the hands we played, a page at a time, and one stored
-// hand stepped through event by event, drawn with the table's own model and felt.
+// hand of any game stepped through event by event, drawn with the table's own model and
+// felt.
 
 import { card, h } from "./dom.js";
-import { chips } from "./format.js";
+import { chips, gameName, stakes } from "./format.js";
 import { TableModel } from "./model.js";
 import { felt, logView, results } from "./table.js";
 
@@ -71,6 +72,7 @@ function drawViewer(app) {
     h("div", { class: "room" }, felt(t, me)),
     h("aside", { class: "panel" },
       h("h2", {}, `${hand.table} #${hand.hand_number}`, h("small", {}, ` ${new Date(hand.started_at).toLocaleString()}`)),
+      hand.game ? h("p", { class: "game-line", "data-testid": "game" }, gameName(t.summary), h("span", { class: "muted" }, ` · ${stakes({ ...hand, game: t.game })}`)) : null,
       h("div", { class: "steps" },
         h("button", { "data-testid": "first", onclick: () => go(0) }, "« Start"),
         h("button", { "data-testid": "prev", onclick: () => go(step - 1), disabled: step === 0 }, "◀ Prev"),

@@ -62,7 +62,7 @@ from playwright.sync_api import (
 
 from engine import TableConfig
 from server.app import PokerServer, ServerSettings
-from server.bots import load_bot
+from server.bots import Bot, load_bot
 from server.hosting import DEMO_BOTS
 from server.store import Store
 from server.tables import TableRunner
@@ -160,17 +160,19 @@ class LiveServer:
 def serve_in_thread(
     db: Path,
     *,
-    bots: Mapping[int, str] = DEMO_BOTS,
+    bots: Mapping[int, str | Bot] = DEMO_BOTS,
     seats: int = 6,
     stack: int = 10_000,
     settings: ServerSettings | None = None,
+    config: TableConfig | None = None,
     **clock: float,
 ) -> Iterator[LiveServer]:
     """A server on 127.0.0.1 and a free port, on an event loop in a thread of its own, with
-    table "Demo" (id ``demo``, blinds 50/100, ``seats`` seats) and house bots
-    ``{seat: strategy}`` named ``house-<seat + 1>`` (as ``pokerroom serve --demo``) with
-    ``stack`` chips each. ``clock``: the table's ``decision_seconds``,
-    ``time_bank_seconds``. ``settings``: the server's (its port is ignored: always free).
+    table "Demo" (id ``demo``, blinds 50/100, ``seats`` seats; or of ``config``, any game
+    and stakes) and house bots ``{seat: strategy}`` (a built-in strategy's name, or a
+    bot) named ``house-<seat + 1>`` (as ``pokerroom serve --demo``) with ``stack`` chips
+    each. ``clock``: the table's ``decision_seconds``, ``time_bank_seconds``.
+    ``settings``: the server's (its port is ignored: always free).
     Fails the test if the server logged an error, or if it could not stop."""
     settings = dataclasses.replace(settings or ServerSettings(), host="127.0.0.1", port=0)
     started: concurrent.futures.Future[LiveServer] = concurrent.futures.Future()
@@ -181,9 +183,12 @@ def serve_in_thread(
         async with Store.open(f"sqlite+aiosqlite:///{db}") as store:
             app = PokerServer(store, settings)
             async with app.running() as ws_server:
-                config = TableConfig(small_blind=50, big_blind=100, seats=seats)
-                runner = await app.hosting.create_table("Demo", config, **clock)
-                house = {s: (f"house-{s + 1}", load_bot(kind)) for s, kind in bots.items()}
+                table = config or TableConfig(small_blind=50, big_blind=100, seats=seats)
+                runner = await app.hosting.create_table("Demo", table, **clock)
+                house = {
+                    s: (f"house-{s + 1}", load_bot(kind) if isinstance(kind, str) else kind)
+                    for s, kind in bots.items()
+                }
                 await app.hosting.add_house_bots(runner, house, stack=stack)
                 port = next(iter(ws_server.sockets)).getsockname()[1]
                 live = LiveServer(

@@ -119,8 +119,9 @@ def test_the_lobby_lists_tables_and_creates_one(stations: LiveServer, page: Page
     stations.wait_until(lambda: stations.runner.hands_played >= 2)
     page.reload()  # the bots have played: the lobby has their average pot and hands an hour
     cells = page.locator("tr[data-table=demo] td")
-    expect(cells.nth(3)).to_have_text(re.compile(r"^[1-9][\d,]*$"))
-    expect(cells.nth(4)).to_have_text(re.compile(r"^[1-9][\d,]*$"))
+    expect(cells.nth(1)).to_have_text("No-limit Texas hold'em")  # the game, then stakes
+    expect(cells.nth(4)).to_have_text(re.compile(r"^[1-9][\d,]*$"))  # average pot
+    expect(cells.nth(5)).to_have_text(re.compile(r"^[1-9][\d,]*$"))  # hands an hour
     screenshot(page, "lobby")
     page.get_by_text("Create a table").click()
     page.fill("input[name=name]", "Friday game")
