@@ -33,13 +33,18 @@ from engine import (
     Action,
     ActionMenu,
     BetOrRaiseTo,
+    BringIn,
     CheckOrCall,
+    Draw,
     Fold,
     HandCategory,
     Rank,
     TableView,
     evaluate,
 )
+
+HOLDEM = ("nlhe", "flhe", "plhe")
+"""The games this bot knows: hold'em in each betting structure."""
 
 
 class MyBot:
@@ -49,19 +54,21 @@ class MyBot:
 
     def act(self, view: TableView, menu: ActionMenu) -> Action:
         me = next(s for s in view.seats if s.seat == menu.seat)
-        if me.cards is None:  # never happens at our own turn, but stay safe
-            return CheckOrCall(menu.seat)
+        if me.cards is None or len(me.cards) != 2 or view.config.game.key not in HOLDEM:
+            # A hold'em bot: at any other game it only goes along (see draw_bot.py).
+            if menu.can_draw:
+                return Draw(menu.seat)  # stand pat
+            return BringIn(menu.seat) if menu.can_bring_in else CheckOrCall(menu.seat)
         first, second = me.cards
+        r1, r2 = int(first.rank or 0), int(second.rank or 0)
         big_blind = view.config.big_blind
         pot = sum(view.pots) + sum(s.street_total for s in view.seats)
 
         if not view.board:  # preflop
-            high = first.rank >= Rank.TEN and second.rank >= Rank.TEN
-            if first.rank == second.rank or high:
+            high = r1 >= Rank.TEN and r2 >= Rank.TEN
+            if r1 == r2 or high:
                 return self.raise_to(menu, me.street_total + 3 * big_blind + menu.call)
-            playable = Rank.ACE in (first.rank, second.rank) or (
-                first.suit == second.suit and abs(first.rank - second.rank) == 1
-            )
+            playable = Rank.ACE in (r1, r2) or (first.suit == second.suit and abs(r1 - r2) == 1)
             if playable and menu.call <= 3 * big_blind:
                 return CheckOrCall(menu.seat)
             return self.check_or_fold(menu)

@@ -37,6 +37,7 @@ from engine import (
     parse_cards,
     parse_dice,
 )
+from examples.draw_bot import DrawBot
 from server.bots import (
     STRATEGIES,
     Bot,
@@ -576,3 +577,8 @@ def dealt_view(key: str, cards: tuple[Card, ...], street: int) -> TableView:
         for seat in (0, 1)
     )  # fmt: skip
     return TableView(0, config, 1, True, config.game.street(street), (), (200,), 1, 0, seats, None)
+
+
+# Measured over seeds 0-4 at 1,000 hands: 86 to 94 big bets/100 against the random bot.
+def test_the_example_draw_bot_beats_the_random_bot_at_deuce_to_seven() -> None:
+    assert win_rate("27td", DrawBot(), RandomBot(seed=1), 1000, seed=0) > 40.0
