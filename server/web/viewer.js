@@ -62,7 +62,8 @@ function drawViewer(app) {
     }, 700);
     drawViewer(app);
   };
-  const download = (format, text, ext) => h("button", { "data-testid": `download-${format}`, onclick: () => {
+  // A format with no words for the game (PokerStars deals no poker dice) has no text.
+  const download = (format, text, ext) => !text ? null : h("button", { "data-testid": `download-${format}`, onclick: () => {
     const url = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
     h("a", { href: url, download: `pokerroom-hand-${hand.hand_id}.${ext}` }).click();
     setTimeout(() => URL.revokeObjectURL(url), 1000);

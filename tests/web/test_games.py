@@ -170,7 +170,7 @@ def play_hand(
         expect(turn).to_be_visible()
         if on_turn(turn):
             continue
-        for action in ("bring-in", "check", "call"):
+        for action in ("bring-in", "check", "call", "stand-pat"):
             button = turn.get_by_test_id(action)
             if button.count():
                 button.click()
@@ -194,6 +194,42 @@ def both_widths(page: Page, name: str) -> None:
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= size["width"], f"{name} is {width} px wide at {size['width']} px"
     page.set_viewport_size(DESKTOP)
+
+
+def test_the_lobby_shows_the_game_and_creates_a_table_of_stud(
+    game_table: Callable[[str, int], LiveServer], page: Page
+) -> None:
+    live = game_table("razz", 4)
+    page.goto(live.url)
+    page.fill("input[name=name]", "alice")
+    page.click("[data-testid=play-as-guest]")
+    row = page.locator("tr[data-table=demo]")
+    expect(row.get_by_test_id("game")).to_have_text("Razz")
+    expect(row.get_by_test_id("stakes")).to_have_text("100/200, ante 10, bring-in 25")
+    page.get_by_text("Create a table").click()
+    form = page.locator(".create form")
+    form.get_by_test_id("game-choice").select_option("stud")
+    # Stud takes an ante, a bring-in and bets, and no blinds.
+    expect(form.locator("input[name=big_blind]")).to_be_hidden()
+    expect(form.locator("input[name=bring_in]")).to_be_visible()
+    form.locator("input[name=name]").fill("Stud night")
+    form.locator("input[name=ante]").fill("5")
+    form.locator("input[name=bring_in]").fill("10")
+    form.locator("input[name=small_bet]").fill("40")
+    form.locator("input[name=big_bet]").fill("80")
+    both_widths(page, "lobby-create-stud")
+    form.get_by_role("button", name="Create").click()
+    expect(page).to_have_url(re.compile(r"#/table/stud-night$"))
+    expect(page.get_by_test_id("game")).to_have_text("Seven-card stud · 40/80, ante 5, bring-in 10")
+    made = live.call(lambda: live.server.hosting.tables["stud-night"].table.config)
+    assert (made.game.key, made.ante, made.bring_in, made.small_bet, made.big_bet) == (
+        "stud",
+        5,
+        10,
+        40,
+        80,
+    )
+    PageLog.of(page).assert_clean(live.url)
 
 
 # -- the families --------------------------------------------------------------------------
@@ -420,6 +456,41 @@ def test_poker_dice_are_drawn_as_dice_and_picked_to_re_roll(
     assert rolled
     mine = [e for e in frames.events("cards_drawn") if e["seat"] == ME and e["hand_number"] == hand]
     assert mine[0]["count"] == 2 and mine[0]["face_up"] and mine[0]["discarded"] == rolled[0]
+    PageLog.of(page).assert_clean(live.url)
+
+
+VIEWED = {"stud": (5, 7, 4), "27td": (4, 5, 0)}
+"""Games replayed in the viewer: seats at the table, our cards at the end, how many up."""
+
+
+@pytest.mark.parametrize("key", VIEWED)
+def test_the_hand_viewer_replays_a_hand_of_stud_and_of_a_draw_game(
+    game_table: Callable[[str, int], LiveServer], page: Page, key: str
+) -> None:
+    seats, cards, up = VIEWED[key]
+    live = game_table(key, seats)
+    frames = Frames().watch(page)
+    sit(page, live)
+    hand = play_hand(page, live, frames, lambda turn: False)
+    page.get_by_role("link", name="My hands").click()
+    page.locator("tr[data-hand]").first.get_by_test_id("replay").click()
+    viewer = page.get_by_test_id("viewer")
+    expect(viewer.get_by_test_id("game")).to_contain_text(engine.game(key).name)
+    expect(viewer).to_contain_text(f"#{hand}")
+    step = viewer.get_by_test_id("step")
+    total = int(step.inner_text().split(" / ")[1])
+    while int(step.inner_text().split(" / ")[0]) < total:
+        viewer.get_by_test_id("next").click()
+    # Our hand at the end, every card face up to us, stud's up cards standing high.
+    mine = seat_cards(page, ME)
+    assert len(mine) == cards and "hidden" not in mine, mine
+    expect(page.locator(f"[data-testid=cards-{ME}] .card.up")).to_have_count(up)
+    # Every seat's final hand: the cards it showed, or its backs.
+    for e in frames.events("cards_shown"):
+        if e["hand_number"] == hand:
+            assert seat_cards(page, e["seat"]) == e["cards"], e
+    expect(page.get_by_test_id("results")).to_be_visible()
+    both_widths(page, f"viewer-{key}")
     PageLog.of(page).assert_clean(live.url)
 
 
