@@ -96,9 +96,15 @@ class Hosting:
         return await self._create(name, config, None, clock)
 
     async def _create(
-        self, name: str, config: TableConfig, creator: int | None, clock: dict[str, float]
+        self,
+        name: str,
+        config: TableConfig,
+        creator: int | None,
+        clock: dict[str, float],
+        mixed: tuple[engine.Mix, tuple[int, int]] | None = None,
     ) -> TableRunner:
-        """:meth:`create_table`, for ``creator`` (a player's id; None: the server's)."""
+        """:meth:`create_table`, for ``creator`` (a player's id; None: the server's);
+        ``mixed``: a mixed game and its level."""  # fmt: skip
         base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:30] or "table"
         for n in itertools.count(1):
             table_id = base if n == 1 else f"{base}-{n}"
@@ -109,6 +115,8 @@ class Hosting:
                 name=name,
                 config=config,
                 reconnect_grace_seconds=self.settings.reconnect_grace_seconds,
+                mix=None if mixed is None else mixed[0],
+                level=(0, 0) if mixed is None else mixed[1],
                 **clock,  # type: ignore[arg-type]
             )
             stored = {**table_json(settings), "kind": "player", "creator": creator}
@@ -275,7 +283,10 @@ class Hosting:
                     f"holds ({settings.max_tables}): join one",
                 )  # fmt: skip
             try:
-                config = table_config(m.model_dump())
+                if m.mix is not None and (m.game != "nlhe" or m.cap is not None):
+                    raise engine.InvalidConfigError("a mixed game takes no game or cap of its own")
+                mixed = table_mix(m.model_dump())
+                config = table_config(m.model_dump(), mixed)
             except EngineError as exc:
                 raise TableError("refused", str(exc)) from None
             runner = await self._create(
@@ -284,6 +295,7 @@ class Hosting:
                 creator.id,
                 {"decision_seconds": m.decision_seconds,
                  "time_bank_seconds": m.time_bank_seconds},
+                mixed,
             )  # fmt: skip
             self.origins[runner.settings.table_id] = address
             return runner
@@ -375,10 +387,13 @@ class Hosting:
 def table_settings(lease: Lease, server: ServerSettings) -> TableSettings:
     """A table as :func:`table_json` stored it, for a process taking it over."""
     stored = lease.config
+    mixed = table_mix(stored)
     return TableSettings(
         table_id=lease.name,
         name=stored["name"],
-        config=table_config(stored),
+        config=table_config(stored, mixed),
+        mix=None if mixed is None else mixed[0],
+        level=(0, 0) if mixed is None else mixed[1],
         reconnect_grace_seconds=server.reconnect_grace_seconds,
         # Tables stored before the clock was: the defaults.
         **{k: stored[k] for k in ("decision_seconds", "time_bank_seconds") if k in stored},
@@ -405,11 +420,49 @@ def house_config(game: engine.Game, seats: int = 6) -> TableConfig:
     )  # fmt: skip
 
 
-def table_config(fields: Mapping[str, Any]) -> TableConfig:
+def table_mix(fields: Mapping[str, Any]) -> tuple[engine.Mix, tuple[int, int]] | None:
+    """A mixed table's mix and level from its fields (``create_table``'s, or as
+    :func:`table_json` stores them), None for a table of one game. Raises
+    :class:`EngineError` naming what does not fit."""
+    name = fields.get("mix")
+    if name is None:
+        return None
+    every = fields.get("every")
+    if name == "choice":
+        if not fields.get("games"):
+            raise engine.InvalidConfigError("dealer's choice needs its games")
+        mix = engine.dealers_choice(fields["games"], hands=1 if every is None else None)
+    else:
+        if fields.get("games"):
+            raise engine.InvalidConfigError(f"{name} has its own games")
+        mix = engine.mix(name)
+    if every is not None:
+        mix = mix.every(None if every == "orbit" else every)
+    small, big = fields.get("small_bet", 0), fields.get("big_bet", 0)
+    if small <= 0:
+        raise engine.InvalidConfigError(f"{mix.name} needs its level: a small bet above 0")
+    return mix, (small, big or 2 * small)
+
+
+def mix_json(mix: engine.Mix) -> dict[str, Any]:
+    """A mix as :func:`table_json` stores it, and :func:`table_mix` reads it back."""
+    return {
+        "mix": "choice" if mix.dealers_choice else mix.key,
+        "games": [g.key for g in mix.games] if mix.dealers_choice else None,
+        "every": mix.hands if mix.change is engine.GameChange.HANDS else "orbit",
+    }
+
+
+def table_config(
+    fields: Mapping[str, Any], mixed: tuple[engine.Mix, tuple[int, int]] | None = None
+) -> TableConfig:
     """A table's configuration from its fields, as ``create_table`` sends them and
     :func:`table_json` stores them: the ``game`` (a preset's key or code, or a definition;
-    tables stored before games were are no-limit hold'em) and its stakes. Raises
-    :class:`EngineError` naming what does not fit."""
+    tables stored before games were are no-limit hold'em) and its stakes; a mixed game's
+    first game at its level. Raises :class:`EngineError` naming what does not fit."""
+    if mixed is not None:
+        mix, level = mixed
+        return mix.config(mix.games[0], level, seats=fields["seats"])
     name = fields.get("game", "nlhe")
     game = engine.game(name) if isinstance(name, str) else engine.game_from_dict(name)
     if fields.get("cap") is not None:
@@ -432,6 +485,7 @@ def table_json(settings: TableSettings) -> dict[str, Any]:
         "decision_seconds": settings.decision_seconds,
         "time_bank_seconds": settings.time_bank_seconds,
         "game": config.game.to_dict(),
+        **({} if settings.mix is None else mix_json(settings.mix)),
         "bring_in": config.bring_in,
         "small_bet": config.small_bet,
         "big_bet": config.big_bet,

@@ -89,6 +89,15 @@ class CreateTable(ClientMessageBase):
     big_bet: CHIPS = 0
     cap: Annotated[int, Field(ge=1, le=255)] | None = None
     """Fixed limit: bets and raises a betting round allows (default: the game's)."""
+    mix: Literal["horse", "8game", "choice"] | None = None
+    """A mixed game instead of ``game``: HORSE, 8-game, or dealer's choice of ``games``;
+    ``small_bet`` and ``big_bet`` are then its level, and each game plays at it."""
+    games: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]],
+                     Field(min_length=2, max_length=20)] | None = None  # fmt: skip
+    """Dealer's choice: the games the button picks from."""
+    every: Annotated[int, Field(ge=1, le=1000)] | Literal["orbit"] | None = None
+    """A mixed game changes game every this many hands, or every ``"orbit"`` (default:
+    the mix's own, 8 hands in HORSE, 6 in 8-game, each hand in dealer's choice)."""
     seats: Annotated[int, Field(ge=2, le=10)] = 6
     ante: CHIPS = 0
     ante_kind: Literal["none", "per_player", "big_blind"] = "none"
@@ -155,6 +164,14 @@ class Act(ClientMessageBase):
     seq: SEQ | None = None
     """The ``seq`` of the action request answered: an act for a decision that is over
     (the clock answered it, and it is your turn again) is refused with ``stale``."""
+
+
+class ChooseGame(ClientMessageBase):
+    """Dealer's choice: the next game, when the table's ``game_choice`` asks you."""
+
+    type: Literal["choose_game"]
+    table: TABLE_ID
+    game: Annotated[str, Field(min_length=1, max_length=40)]
 
 
 class Resume(ClientMessageBase):
@@ -228,8 +245,8 @@ class Ping(ClientMessageBase):
 
 ClientMessage = Annotated[
     Hello | CreateAccount | ListTables | CreateTable | Sit | Spectate | Leave | SitOut | SitIn
-    | Act | Resume | Hands | Hand | CreateTournament | ListTournaments | Register | Unregister
-    | Ping,
+    | Act | ChooseGame | Resume | Hands | Hand | CreateTournament | ListTournaments | Register
+    | Unregister | Ping,
     Field(discriminator="type"),
 ]  # fmt: skip
 _CLIENT = TypeAdapter(ClientMessage)

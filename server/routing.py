@@ -141,6 +141,10 @@ async def _act(app: PokerServer, session: Session, m: protocol.Act) -> Reply:
     )  # fmt: skip
 
 
+async def _choose_game(app: PokerServer, session: Session, m: protocol.ChooseGame) -> Reply:
+    return await app.hosting.runner(m.table).request("choose_game", session, game=m.game)
+
+
 async def _resume(app: PokerServer, session: Session, m: protocol.Resume) -> Reply:
     session.tables.add(m.table)
     return await app.hosting.runner(m.table).request(
@@ -209,6 +213,7 @@ ROUTES: dict[type[protocol.ClientMessageBase], Handler] = {
     protocol.CreateAccount: _create_account,
     protocol.ListTables: _list_tables,
     protocol.CreateTable: _create_table,
+    protocol.ChooseGame: _choose_game,
     protocol.Sit: _sit,
     protocol.Spectate: _spectate,
     protocol.Leave: _leave,

@@ -15,6 +15,7 @@ layers below it and the state that ``base`` declares:
 - ``house``: house bots;
 - ``clock``: each decision, the answer to it, its clock and time bank, timeouts;
 - ``storing``: storing each finished hand, then settling who leaves;
+- ``mixing``: mixed games' rotation, and dealer's choice's pick, between hands;
 - ``runner``: the command loop, dealing, and the table's lifecycle.
 
 A table rule (a host control, a straddle, a timer) belongs to the layer of its job, and

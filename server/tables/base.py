@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from engine import Event, Table, TableConfig
+from engine import Event, Mix, Rotation, Table, TableConfig
 from server.bus import EventBus, LocalBus
 from server.fairness import Shuffle
 
@@ -92,6 +92,10 @@ class TableSettings:
     reconnect_grace_seconds: float = 60.0
     hands_kept: int = 3
     """Hands of events kept for clients resuming after a reconnection."""
+    mix: Mix | None = None
+    """A mixed game: the games the table rotates through (``config`` is the first's)."""
+    level: tuple[int, int] = (0, 0)
+    """A mixed game's stake level, its small and big bet (:meth:`engine.Mix.config`)."""
 
 
 @dataclass
@@ -171,6 +175,10 @@ class TableState:
         # Seating and the ledger (seating.py).
         self._ever_seated = False
         self.pending_ledger: list[tuple[int, int, str]] = []  # (player id, amount, reason)
+        # Mixed games (mixing.py).
+        self.rotation = None if self.settings.mix is None else Rotation(self.settings.mix)
+        self._rotated = 0  # hands_played when the rotation last moved on
+        self._choice: tuple[int, float] | None = None  # dealer's choice: (seat, deadline)
         # Stored hands (storing.py).
         self._finished_through = 0  # hand number of the last hand over (being stored)
         self._stored_through = 0  # hand number of the last hand stored

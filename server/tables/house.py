@@ -59,6 +59,8 @@ class HouseBots(Seating):
                 events = self.table.apply(action)
             except EngineError:  # a draw of cards it does not hold, say
                 log.exception("table %s: house bot's action refused", self.settings.table_id)
-                events = self.table.apply(self._default_action(action.seat))
+                menu = self.table.legal_actions(action.seat)
+                assert menu is not None
+                events = self.table.apply(default_action(menu))
             self._publish(events)
         return {}

@@ -10,14 +10,14 @@ from typing import Any
 
 from engine import EngineError
 from server.tables.base import Command, Subscriber, TableError
-from server.tables.storing import Storing
+from server.tables.mixing import Mixing
 
 log = logging.getLogger("pokerroom")
 
 _UNANSWERED = frozenset({"noop", "house_act"})  # the table's own commands: nobody awaits
 
 
-class TableRunner(Storing):
+class TableRunner(Mixing):
     """Owns one table. Start :meth:`run` as a task; talk to it with :meth:`request`."""
 
     # -- the outside ------------------------------------------------------------------
@@ -92,8 +92,14 @@ class TableRunner(Storing):
                 await self._flush_ledger()  # buy-ins are on record before chips play
                 if self._start_hand():
                     await self._finish_if_over()  # all in from the blinds: over at once
-                else:
-                    await self._handle(await self.queue.get())
+                    continue
+                try:  # waiting for players, or for dealer's choice's pick (mixing.py)
+                    async with asyncio.timeout(self._choice_left()):
+                        command = await self.queue.get()
+                except TimeoutError:
+                    self._choice_timed_out()
+                    continue
+                await self._handle(command)
                 continue
             if self.table.to_act in self.leaving or self.table.to_act in self._absent:
                 # The player left mid-hand, or is gone and their clock has run out once
@@ -120,7 +126,7 @@ class TableRunner(Storing):
             for s in self.table.occupied()
             if self.table.stack(s) > 0 and not self.table.is_sitting_out(s)
         ]
-        if len(ready) < 2:
+        if len(ready) < 2 or not self._game_for_next_hand(ready):
             return False
         number = self.table.hand_number + 1
         shuffle = self.new_shuffle(self.settings.table_id, number)

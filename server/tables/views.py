@@ -29,7 +29,7 @@ class Views(TableState):
 
     def summary(self) -> dict[str, Any]:
         """The lobby's line for this table."""
-        cfg = self.settings.config
+        cfg = self.table.config  # a mixed game's current game
         return {
             "id": self.settings.table_id,
             "name": self.settings.name,
@@ -51,8 +51,28 @@ class Views(TableState):
             ],
             "waiting": [player.name for player, _, _ in self.waiting],
             "hands_played": self.hands_played,
+            "mix": self.mix_body(),
             **self._recent_play(),
             **({"address": self.address} if self.address is not None else {}),
+        }
+
+    def mix_body(self) -> dict[str, Any] | None:
+        """The summary's ``mix``: the games, when the game changes, and where it is."""
+        rotation = self.rotation
+        if rotation is None:
+            return None
+        mix = rotation.mix
+        return {
+            "key": mix.key,
+            "name": mix.name,
+            "games": [g.key for g in mix.games],
+            "change": mix.change.value,
+            "hands": mix.hands,
+            "dealers_choice": mix.dealers_choice,
+            "level": list(self.settings.level),
+            "game": rotation.game.key,
+            "hands_left": rotation.hands_left,
+            "choosing": None if self._choice is None else self._choice[0],
         }
 
     def _recent_play(self) -> dict[str, int]:

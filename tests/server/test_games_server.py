@@ -29,7 +29,7 @@ async def hello(address: str, name: str) -> ClientConnection:
 
 
 async def create(ws: ClientConnection, **fields: Any) -> dict[str, Any]:
-    await send(ws, type="create_table", id="c", name="Home", seats=2, **fields)
+    await send(ws, type="create_table", id="c", **{"name": "Home", "seats": 2, **fields})
     return await until_reply(ws, "c")
 
 

@@ -1,0 +1,134 @@
+"""Mixed games: the table's rotation through its games (HORSE, 8-game), and dealer's
+choice, where the player about to deal picks the next game from the table's list.
+
+The rotation is the engine's (:class:`engine.Rotation`); this layer moves it on after
+each hand, asks whoever picks, and changes the table's game between hands, telling every
+subscriber with a ``game_changed`` message (docs/protocol.md, "Mixed games")."""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from typing import Any
+
+from server import protocol
+from server.tables.base import Subscriber, TableError
+from server.tables.storing import Storing
+
+log = logging.getLogger("pokerroom")
+
+
+class Mixing(Storing):
+    """Which game the next hand plays."""
+
+    def _game_for_next_hand(self, ready: list[int]) -> bool:
+        """Before a hand: move the rotation on past the hands played, have the next game
+        picked if it is dealer's choice, and play that game. False while waiting for a
+        pick (the runner waits for it, or for its deadline: :meth:`_choice_left`)."""
+        rotation = self.rotation
+        if rotation is None:
+            return True
+        if self.hands_played > self._rotated:
+            rotation = rotation.after_hand(
+                button=self.table.button if self.table.button is not None else ready[0],
+                seats=ready, table_seats=self.table.config.seats,
+            )  # fmt: skip
+            self._rotated = self.hands_played
+        if rotation.needs_choice:
+            chooser = self._chooser(ready)
+            if chooser in self.house:
+                rotation = rotation.choose(self._house_pick(chooser))
+            elif self._choice is None or self._choice[0] != chooser:
+                self._ask_for_game(chooser)
+                self.rotation = rotation
+                return False
+            else:
+                self.rotation = rotation
+                return False
+        self._choice = None
+        self.rotation = rotation
+        config = rotation.mix.config(
+            rotation.game, self.settings.level, seats=self.table.config.seats
+        )
+        if config != self.table.config:
+            self.table.set_config(config)
+            self._announce_game()
+        return True
+
+    def _chooser(self, ready: list[int]) -> int:
+        """Who picks: the player the button moves to next (the first ready seat after it)."""
+        button = self.table.button
+        if button is None:
+            return ready[0]
+        seats = self.table.config.seats
+        return min(ready, key=lambda s: (s - button - 1) % seats)
+
+    def _house_pick(self, seat: int) -> str:
+        """A house bot's pick: its strategy's ``choose_game`` if it has one, else the game
+        after the last one on the list, so a table of bots plays them all."""
+        rotation = self.rotation
+        assert rotation is not None
+        games = [g.key for g in rotation.mix.games]
+        choose = getattr(self.house[seat][1], "choose_game", None)
+        if choose is not None:
+            try:
+                picked = choose(games)
+                if picked in games:
+                    return str(picked)
+            except Exception:  # a bot's bug costs its pick, never the table
+                log.exception(
+                    "table %s: house bot at seat %d failed to pick", self.settings.table_id, seat
+                )
+        return games[(games.index(rotation.game.key) + 1) % len(games)]
+
+    def _ask_for_game(self, seat: int) -> None:
+        """Ask ``seat`` to pick the next game, within the decision time."""
+        rotation = self.rotation
+        assert rotation is not None
+        self._choice = (seat, self.clock() + self.settings.decision_seconds)
+        session = self.seats[seat].session
+        self.publish_summary()  # the lobby and spectators see who is choosing
+        if session is None:
+            return
+        request = protocol.dumps(
+            {"type": "game_choice", "table": self.settings.table_id, "seat": seat,
+             "games": [g.key for g in rotation.mix.games], "current": rotation.game.key,
+             "seconds": self.settings.decision_seconds}
+        )  # fmt: skip
+        self._deliver(session, partial(session.send, request, urgent=True))
+
+    def _choice_left(self) -> float | None:
+        """Seconds left for the pick the table waits for, or None if it waits for none."""
+        if self._choice is None:
+            return None
+        return max(0.0, self._choice[1] - self.clock())
+
+    def _choice_timed_out(self) -> None:
+        """Nobody picked in time: the game goes on as it was."""
+        rotation = self.rotation
+        if rotation is not None and rotation.needs_choice:
+            self.rotation = rotation.choose(rotation.game)
+        self._choice = None
+
+    def _cmd_choose_game(self, session: Subscriber, game: str) -> dict[str, Any]:
+        rotation = self.rotation
+        seat = self._require_seat(session)
+        if rotation is None or not rotation.mix.dealers_choice:
+            raise TableError("illegal", "this table is not dealer's choice")
+        if self._choice is None or self._choice[0] != seat:
+            raise TableError("illegal", f"seat {seat} has no game to pick now")
+        games = [g.key for g in rotation.mix.games]
+        if game not in games:
+            raise TableError("illegal", f"{game!r} is not on this table's list: {', '.join(games)}")
+        self.rotation = rotation.choose(game)
+        self._choice = None
+        return {"type": "game_chosen", "table": self.settings.table_id, "game": game}
+
+    def _announce_game(self) -> None:
+        """The game has changed: every subscriber gets the table's new summary."""
+        changed = protocol.dumps(
+            {"type": "game_changed", "table": self.settings.table_id, "summary": self.summary()}
+        )
+        for session in list(self.subscribers):
+            self._deliver(session, partial(session.send, changed))
+        self.publish_summary()

@@ -1,0 +1,176 @@
+"""Mixed games at cash tables: HORSE and 8-game rotate their games between hands, each at
+its convention's stakes from one level; dealer's choice asks the next dealer to pick, and
+goes on with the game as it was if nobody picks in time. Every change reaches the table's
+subscribers (``game_changed``) and each stored hand says its game."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection
+
+import engine
+from server.hosting import table_config, table_json, table_mix, table_settings
+from server.settings import ServerSettings
+from server.store import Lease
+from server.tables import TableSettings
+from tests.server.clients import send
+from tests.server.conftest import demo_server
+from tests.server.test_games_server import create, hello, until_reply
+
+
+async def messages(ws: ClientConnection, until: Any, timeout: float = 60.0) -> list[dict[str, Any]]:
+    """Messages received until ``until(message)`` is true (that one included)."""
+    seen: list[dict[str, Any]] = []
+    async with asyncio.timeout(timeout):
+        while True:
+            seen.append(json.loads(await ws.recv()))
+            if until(seen[-1]):
+                return seen
+
+
+def ended(message: dict[str, Any]) -> bool:
+    return message["type"] == "event" and message["event"]["type"] == "hand_ended"
+
+
+async def test_horse_plays_each_game_in_turn_at_its_stakes(tmp_path: Path) -> None:
+    async with demo_server(tmp_path / "s.db", bots=0) as demo:
+        host = await hello(demo.address, "host")
+        made = await create(host, mix="horse", every=2, small_bet=20, big_bet=40, seats=4)
+        summary = made["table"]
+        table = summary["id"]
+        assert summary["mix"]["games"] == ["flhe", "flo8", "razz", "stud", "stud8"]
+        assert (summary["game"]["key"], summary["small_blind"], summary["big_blind"]) == (
+            "flhe", 10, 20,
+        )  # fmt: skip
+        runner = demo.server.hosting.tables[table]
+        await send(host, type="spectate", table=table, id="w")
+        await until_reply(host, "w")
+        house = {s: (f"bot-{s}", "calling-station") for s in range(3)}
+        await demo.server.hosting.add_house_bots(runner, house, stack=4_000)
+        seen = await messages(host, lambda m: m["type"] == "game_changed"
+                              and m["summary"]["game"]["key"] == "stud")  # fmt: skip
+        changes = [m["summary"] for m in seen if m["type"] == "game_changed"]
+        assert [c["game"]["key"] for c in changes] == ["flo8", "razz", "stud"]
+        razz = changes[1]
+        stakes = engine.stakes_for("razz", (20, 40))
+        assert {k: razz[k] for k in ("ante", "bring_in", "small_bet", "big_bet")} == {
+            k: stakes[k] for k in ("ante", "bring_in", "small_bet", "big_bet")
+        }
+        # Two hands of each game, in order, between the changes.
+        started = [m for m in seen if m["type"] in ("game_changed",) or ended(m)]
+        kinds = ["change" if m["type"] == "game_changed" else "hand" for m in started]
+        assert kinds == ["hand", "hand", "change"] * 3
+        async with asyncio.timeout(10):
+            while len(await demo.server.store.hand_ids()) < 6:
+                await asyncio.sleep(0.05)
+        first = (await demo.server.store.hand_ids())[:6]
+        games = [(await demo.server.store.hand_info(i)).history.game.key for i in first]
+        assert games == ["flhe", "flhe", "flo8", "flo8", "razz", "razz"]
+        await host.close()
+
+
+async def test_dealers_choice_asks_the_next_dealer_and_plays_the_pick(tmp_path: Path) -> None:
+    async with demo_server(tmp_path / "s.db", bots=0) as demo:
+        host = await hello(demo.address, "host")
+        games = ["nlhe", "27td", "stud"]
+        made = await create(host, mix="choice", games=games, small_bet=20, seats=3)
+        table = made["table"]["id"]
+        assert made["table"]["mix"]["dealers_choice"] is True
+        runner = demo.server.hosting.tables[table]
+        await send(host, type="sit", table=table, seat=0, buy_in=2_000, wait_for_big_blind=False)
+        house = {s: (f"bot-{s}", "calling-station") for s in (1, 2)}
+        await demo.server.hosting.add_house_bots(runner, house, stack=2_000)
+        picks = 0
+        async with asyncio.timeout(60):
+            while picks < 2:
+                message = json.loads(await host.recv())
+                if message["type"] == "game_choice":
+                    assert message["seat"] == 0 and message["games"] == games
+                    await send(host, type="choose_game", table=table, game="omaha", id="bad")
+                    error = await until_reply(host, "bad")
+                    assert (
+                        error["code"] == "illegal"
+                        and "not on this table's list" in error["message"]
+                    )
+                    await send(host, type="choose_game", table=table, game="27td", id="pick")
+                    assert (await until_reply(host, "pick"))["game"] == "27td"
+                    picks += 1
+                    changed = await messages(host, lambda m: m["type"] == "game_changed"
+                                             or (m["type"] == "event"
+                                             and m["event"]["type"] == "hand_started"))  # fmt: skip
+                    if changed[-1]["type"] == "game_changed":
+                        assert changed[-1]["summary"]["game"]["key"] == "27td"
+                    assert runner.table.config.game.key == "27td"
+                elif message["type"] == "action_request":
+                    menu = message["menu"]
+                    act = ({"action": "draw", "discard": []} if menu["can_draw"] else
+                           {"action": "bring_in"} if menu["can_bring_in"] else
+                           {"action": "check" if menu["can_check"] else "call"})  # fmt: skip
+                    await send(host, type="act", table=table, action_id=f"a{message['seq']}",
+                               seq=message["seq"], **act)  # fmt: skip
+        await send(host, type="choose_game", table=table, game="stud", id="late")
+        assert (await until_reply(host, "late"))["code"] == "illegal"
+        await host.close()
+
+
+async def test_a_pick_nobody_makes_in_time_keeps_the_game(tmp_path: Path) -> None:
+    async with demo_server(tmp_path / "s.db", bots=0) as demo:
+        host = await hello(demo.address, "host")
+        made = await create(host, mix="choice", games=["razz", "5cd"], small_bet=20, seats=2,
+                            decision_seconds=0.3, time_bank_seconds=0)  # fmt: skip
+        table = made["table"]["id"]
+        runner = demo.server.hosting.tables[table]
+        await send(host, type="sit", table=table, seat=0, buy_in=2_000, wait_for_big_blind=False)
+        await demo.server.hosting.add_house_bots(runner, {1: ("bot", "calling-station")}, 2_000)
+        seen = await messages(host, lambda m: m["type"] == "event"
+                              and m["event"]["type"] == "hand_started")  # fmt: skip
+        assert any(m["type"] == "game_choice" for m in seen)
+        assert runner.table.config.game.key == "razz"  # the list's first, as it was
+        await host.close()
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"mix": "8game", "every": "orbit", "small_bet": 100, "big_bet": 200},
+        {"mix": "choice", "games": ["plo", "badugi"], "every": 3, "small_bet": 10},
+    ],
+)
+def test_a_mixed_table_is_stored_and_taken_over_as_it_was(fields: dict[str, Any]) -> None:
+    base = {"name": "m", "seats": 6, "ante": 0, "ante_kind": "none", "min_buy_in": 0,
+            "max_buy_in": 0, "button_rule": "moving", "decision_seconds": 30.0,
+            "time_bank_seconds": 60.0}  # fmt: skip
+    mixed = table_mix({**base, **fields})
+    assert mixed is not None
+    settings = TableSettings("m", "m", table_config({**base, **fields}, mixed), mix=mixed[0],
+                             level=mixed[1])  # fmt: skip
+    lease = Lease(1, "m", table_json(settings), last_hand_number=0, voided=None, refunds={})
+    again = table_settings(lease, ServerSettings())
+    assert (again.mix, again.level, again.config) == (settings.mix, settings.level, settings.config)
+
+
+@pytest.mark.parametrize(
+    ("fields", "problem"),
+    [
+        ({"mix": "horse"}, "HORSE needs its level: a small bet above 0"),
+        ({"mix": "choice", "small_bet": 10}, "dealer's choice needs its games"),
+        ({"mix": "horse", "games": ["nlhe", "plo"], "small_bet": 10}, "horse has its own games"),
+        ({"mix": "horse", "game": "plo", "small_bet": 10}, "takes no game or cap of its own"),
+        ({"mix": "8game", "small_bet": 10, "seats": 8}, "a table of 8-Game has 2 to 6 seats"),
+        ({"mix": "choice", "games": ["nlhe", "chess"], "small_bet": 10}, "unknown game 'chess'"),
+    ],
+)
+async def test_a_mixed_table_that_does_not_fit_is_refused_by_name(
+    tmp_path: Path, fields: dict[str, Any], problem: str
+) -> None:
+    async with demo_server(tmp_path / "s.db", bots=0) as demo:
+        ws = await hello(demo.address, "host")
+        await send(ws, type="create_table", id="c", name="Mixed", **fields)
+        reply = await until_reply(ws, "c")
+        assert reply["type"] == "error" and problem in reply["message"], reply
+        await ws.close()
