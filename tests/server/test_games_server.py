@@ -254,7 +254,7 @@ async def test_a_player_who_does_not_answer_a_draw_stands_pat(tmp_path: Path) ->
             )
 
         async def silent(ws: ClientConnection) -> list[dict[str, Any]]:
-            seen = []
+            seen: list[dict[str, Any]] = []
             async with asyncio.timeout(30):
                 while not any(e["type"] == "cards_drawn" for e in events(seen, "cards_drawn")):
                     seen.append(json.loads(await ws.recv()))
