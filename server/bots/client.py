@@ -179,6 +179,19 @@ class BotClient(TableConversation):
         self._thinking = decision
         self._spawn(self._think(decision, view, limit))
 
+    def choose_game(self, games: list[str], current: str) -> str:
+        """Dealer's choice: the bot's ``choose_game(games, current)`` if it has one (a
+        pick not on the list keeps the game), else the game being played."""
+        choose = getattr(self.bot, "choose_game", None)
+        if choose is None:
+            return current
+        try:
+            picked = choose(games, current)
+        except Exception:  # a bot's bug costs its pick, never the connection
+            log.exception("%s: choose_game failed", self.player)
+            return current
+        return picked if picked in games else current
+
     def _supersede(self) -> None:
         """The decision being thought about has been settled without us."""
         if self._thinking is not None:

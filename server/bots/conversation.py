@@ -22,6 +22,7 @@ from typing import Any
 from server.bots.connection import ReconnectingClient
 from server.bots.errors import BotClientError
 from server.bots.mirror import TableMirror
+from server.bots.wire import config_from_summary
 
 __all__ = ["TableConversation", "choose_table"]
 
@@ -245,8 +246,23 @@ class TableConversation(ReconnectingClient):
                 self._finish_when_done("stopped")
             case "sat_in":
                 self._sit_in_pending = False
+            case "game_changed":  # a mixed game's next game (docs/protocol.md)
+                self._summary = m["summary"]
+                if self.mirror is not None:
+                    self.mirror.set_config(config_from_summary(m["summary"]))
+            case "game_choice":  # dealer's choice: ours to pick
+                game = self.choose_game([str(g) for g in m["games"]], str(m["current"]))
+                await self._send(
+                    {"type": "choose_game", "table": self.table, "game": game,
+                     "id": self._next_id("choose")}
+                )  # fmt: skip
             case _:
                 pass  # leaving, sat_out, deck_commitment, pong: nothing to do
+
+    def choose_game(self, games: list[str], current: str) -> str:
+        """Dealer's choice: the game to deal next, one of ``games`` (keys); by default
+        the game being played."""
+        return current
 
     async def _list_tables(self, delay: float = 0.0) -> None:
         if delay:

@@ -107,6 +107,17 @@ class TableMirror:
         self._drawn: set[int] = set()
         self._betting: bool | None = True
 
+    def set_config(self, config: TableConfig) -> None:
+        """A mixed game's next game: like the engine's ``Table.set_config``, between
+        hands, forgetting the last hand's street, board and cards."""
+        self.config = config
+        self.street, self.board = None, ()
+        self._ante_known = config.ante == 0
+        for seat in self.seats.values():
+            seat.cards, seat.up_cards = None, ()
+            seat.in_hand = seat.folded = seat.all_in = False
+            seat.street_total = seat.hand_total = seat.dead = seat.ante = 0
+
     @classmethod
     def from_snapshot(
         cls, message: Mapping[str, Any], config: TableConfig | None = None

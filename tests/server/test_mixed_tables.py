@@ -14,6 +14,8 @@ import pytest
 from websockets.asyncio.client import ClientConnection
 
 import engine
+from server.bots import load_bot as engine_bot
+from server.bots.client import BotClient
 from server.hosting import table_config, table_json, table_mix, table_settings
 from server.settings import ServerSettings
 from server.store import Lease
@@ -174,3 +176,47 @@ async def test_a_mixed_table_that_does_not_fit_is_refused_by_name(
         reply = await until_reply(ws, "c")
         assert reply["type"] == "error" and problem in reply["message"], reply
         await ws.close()
+
+
+class Picker:
+    """A calling station that picks 2-7 triple draw whenever it deals, and checks that
+    its view is the table's own at every decision (the mirror followed each change)."""
+
+    def __init__(self, runner: Any) -> None:
+        self.inner, self.runner = engine_bot("calling-station"), runner
+        self.picks: list[tuple[list[str], str]] = []
+        self.games: set[str] = set()
+        self.mismatches = 0
+
+    def choose_game(self, games: list[str], current: str) -> str:
+        self.picks.append((games, current))
+        return "27td"
+
+    def act(self, view: engine.TableView, menu: engine.ActionMenu) -> engine.Action:
+        self.games.add(view.config.game.key)
+        truth = self.runner.table.view(menu.seat)
+        if (view.config.game, view.street, view.board) != (truth.config.game, truth.street,
+                                                           truth.board):  # fmt: skip
+            self.mismatches += 1
+        return self.inner.act(view, menu)
+
+
+async def test_an_sdk_bot_picks_at_dealers_choice_and_follows_each_game(tmp_path: Path) -> None:
+    async with demo_server(tmp_path / "s.db", bots=0) as demo:
+        host = await hello(demo.address, "host")
+        made = await create(host, mix="choice", games=["razz", "27td", "plo"], small_bet=20,
+                            seats=3)  # fmt: skip
+        table = made["table"]["id"]
+        runner = demo.server.hosting.tables[table]
+        house = {s: (f"bot-{s}", "calling-station") for s in (1, 2)}
+        await demo.server.hosting.add_house_bots(runner, house, stack=2_000)
+        picker = Picker(runner)
+        client = BotClient(picker, f"ws://{demo.address}/ws", name="picker", table=table,
+                           hands=12, buy_in=2_000, think_in_thread=False)  # fmt: skip
+        async with asyncio.timeout(60):
+            summary = await client.run()
+        assert summary.reason == "hands" and summary.errors == ()
+        assert picker.picks and all(games == ["razz", "27td", "plo"] for games, _ in picker.picks)
+        assert "27td" in picker.games and len(picker.games) >= 2  # the house picks the others
+        assert picker.mismatches == 0
+        await host.close()
