@@ -55,7 +55,7 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
             format=fmt, seed=args.seed, starting_stack=stack,
             blinds=blind_structure(args.blinds), stakes=Level(*args.stakes),
             buy_in=args.buy_in, payouts=payout_structure(args.payouts), seats=args.seats,
-            hands=args.hands, duplicate=args.duplicate,
+            hands=args.hands, duplicate=args.duplicate, game=args.game, mix=args.mix,
         )  # fmt: skip
     except ValueError as exc:
         raise UsageError(str(exc)) from None
@@ -109,8 +109,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     data = {"id": tournament_id, **results.to_json(), "settings": settings}
     (out / "results.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    title = f"pokerroom tournament {tournament_id}: {settings['format']}, seed {args.seed}"
-    winnings_chart(results.winnings, out / "winnings.png", title)
+    title = (
+        f"pokerroom tournament {tournament_id}: {settings['format']}, {_played(results)}, "
+        f"seed {args.seed}"
+    )
+    winnings_chart(results.winnings, out / "winnings.png", title, unit=results.config.unit)
     if args.json:
         print(json.dumps({k: v for k, v in data.items() if k != "winnings"}))
     else:
@@ -118,16 +121,25 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _played(results: Results) -> str:
+    """The game or mix played, by name."""
+    config = results.config
+    mixed = config.mixed
+    return mixed.name if mixed is not None else config.games[0].name
+
+
 def _leaderboard(results: Results, tournament_id: int, out: Path) -> None:
     duplicate = results.config.duplicate
+    unit = results.config.unit
+    per_100 = "bb/100" if unit == "big blinds" else "big bets/100"
     table = RichTable(
-        title=f"tournament {tournament_id}: {results.config.format}, {results.hands} hands, "
-        f"prize pool {results.prize_pool}"
+        title=f"tournament {tournament_id}: {results.config.format}, {_played(results)}, "
+        f"{results.hands} hands, prize pool {results.prize_pool}"
     )
-    for column in ("place", "bot", "prize", "chips", "hands", "bb/100 (95 % CI)"):
+    for column in ("place", "bot", "prize", "chips", "hands", f"{per_100} (95 % CI)"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     if duplicate:
-        table.add_column("duplicate bb/100 (95 % CI)", justify="right")
+        table.add_column(f"duplicate {per_100} (95 % CI)", justify="right")
     for s in results.standings:
         cells = [str(s.place), s.name, str(s.prize), str(s.chips), str(s.hands), _rate(s.rate)]
         if duplicate:
@@ -135,9 +147,12 @@ def _leaderboard(results: Results, tournament_id: int, out: Path) -> None:
         table.add_row(*cells)
     console = Console(width=max(120, Console().width))  # a pipe gets the whole table
     console.print(table)
+    console.print(f"win rates: {unit} won per 100 hands, with a 95 % confidence interval")
     errors = {s.name: s.errors for s in results.standings if s.errors}
     if errors:
-        console.print(f"decisions played for failing bots (check or fold): {errors}")
+        console.print(
+            f"decisions played for failing bots (stand pat, bring in, check or fold): {errors}"
+        )
     console.print(f"results: {out / 'results.json'}; chart: {out / 'winnings.png'}")
 
 
@@ -162,6 +177,9 @@ def _replay(args: argparse.Namespace) -> int:
         raise UsageError(f"tournament {args.replay} has not finished: nothing to compare")
     results = asyncio.run(_director(stored["config"], None).run())
     again = json.loads(json.dumps(results.to_json()))  # as stored: JSON's floats and lists
+    # Results stored before a field was added (the game, the unit) are compared on the
+    # fields they have: the hands, standings and winnings are all there.
+    again = {k: v for k, v in again.items() if k in stored["results"]}
     same = again == stored["results"]
     if args.json:
         print(json.dumps({"id": args.replay, "identical": same}))
@@ -192,6 +210,14 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     p = add_command(sub, "tournament", cmd_tournament)
     p.add_argument("--format", choices=[str(f) for f in Format], default="sng")
     p.add_argument(
+        "--game", default="nlhe",
+        help="the game: an engine preset (nlhe, flhe, plo, plo8, stud, stud8, razz, 27td, "
+        "badugi, ...; default nlhe)",
+    )  # fmt: skip
+    p.add_argument(
+        "--mix", help="a mixed game instead of --game: horse or 8game (each table rotates)"
+    )
+    p.add_argument(
         "--bot", action="append", type=_bot, metavar="NAME=SPEC",
         help="an entrant: a built-in bot (tight-aggressive, calling-station, random), "
         "module:Class or file.py:Class; repeat for each (default: built-in bots)",
@@ -208,7 +234,8 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     )  # fmt: skip
     p.add_argument(
         "--blinds", default="turbo",
-        help="sng and mtt: standard, turbo, hyper, standard-timed, turbo-timed, or a JSON file",
+        help="sng and mtt: standard, turbo, hyper, standard-timed, turbo-timed, or a JSON file; "
+        "a limit game bets each level's big blind and twice it",
     )  # fmt: skip
     p.add_argument(
         "--payouts", default="top-3",
@@ -221,7 +248,8 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     )  # fmt: skip
     p.add_argument(
         "--stakes", type=_stakes, default=(50, 100, 0),
-        help="ring and round robin: SB/BB[/ANTE] (default 50/100)",
+        help="ring and round robin: SB/BB[/ANTE] (default 50/100); a limit game bets BB and "
+        "twice it",
     )  # fmt: skip
     p.add_argument("--buy-in", type=int, default=100, help="per entrant, for the prize pool")
     p.add_argument("--seats", type=positive, default=9, help="seats a table (default 9)")

@@ -8,9 +8,11 @@ from pathlib import Path
 __all__ = ["winnings_chart"]
 
 
-def winnings_chart(winnings: Mapping[str, Sequence[float]], path: Path, title: str) -> None:
-    """Draw each player's cumulative winnings in big blinds against the hands they played,
-    to a PNG file at ``path``."""
+def winnings_chart(
+    winnings: Mapping[str, Sequence[float]], path: Path, title: str, *, unit: str = "big blinds"
+) -> None:
+    """Draw each player's cumulative winnings in ``unit`` (big blinds, or big bets)
+    against the hands they played, to a PNG file at ``path``."""
     import matplotlib  # noqa: PLC0415  (slow to import: only when a chart is drawn)
 
     matplotlib.use("Agg")  # files only: no display, no GUI toolkit
@@ -22,7 +24,7 @@ def winnings_chart(winnings: Mapping[str, Sequence[float]], path: Path, title: s
             axes.plot(range(1, len(series) + 1), series, label=name, linewidth=1.2)
         axes.axhline(0, color="grey", linewidth=0.8)
         axes.set_xlabel("hands played")
-        axes.set_ylabel("cumulative winnings (big blinds)")
+        axes.set_ylabel(f"cumulative winnings ({unit})")
         axes.set_title(title)
         axes.grid(alpha=0.3)
         if winnings:

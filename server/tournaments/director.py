@@ -27,18 +27,27 @@ from typing import Any, Protocol
 from engine import (
     Action,
     ActionMenu,
-    AnteKind,
     BetOrRaiseTo,
+    BringIn,
     CheckOrCall,
     Deck,
+    Draw,
     EngineError,
     Event,
     Fold,
+    Game,
+    GameChange,
     Hand,
+    Mix,
+    Rotation,
     Table,
     TableConfig,
     TableView,
+    game,
+    mix,
+    stakes_for_blinds,
 )
+from server.tables import default_action
 from server.tournaments.stats import Rate, bb_per_100
 from server.tournaments.structures import BLIND_STRUCTURES, PAYOUTS, BlindStructure, Level, payouts
 
@@ -92,7 +101,8 @@ class Observer(Protocol):
     """Who follows the tables as they play (a server sending players their events)."""
 
     def seated(self, table: str, engine_table: Table, seat: int, name: str) -> None:
-        """``name`` sat down at ``seat`` (the start, a table balanced, a new ring deal)."""
+        """``name`` sat down at ``seat`` (the start, a table balanced, a new ring deal), or
+        the game at their table changed (a mixed game's rotation, before its next hand)."""
 
     def events(self, table: str, engine_table: Table, events: Sequence[Event]) -> None:
         """What the engine emitted at ``table``, in order."""
@@ -130,6 +140,46 @@ class TournamentConfig:
     """Ring and round robin: every deal is played once in each seat rotation."""
     max_rounds: int = 100_000
     """Sit-and-go and multi-table: a safety stop for bots that never bust each other."""
+    game: str = "nlhe"
+    """The game every hand plays: an engine preset key (``engine.game``)."""
+    mix: str | None = None
+    """A mixed game instead (``engine.mix``: ``horse``, ``8game``): each table rotates
+    through its games, changing game as the mix says (every so many hands)."""
+
+    @property
+    def mixed(self) -> Mix | None:
+        """The mix played, if any (:class:`TournamentError` for an unknown one)."""
+        if self.mix is None:
+            return None
+        try:
+            return mix(self.mix)
+        except EngineError as exc:
+            raise TournamentError(str(exc)) from None
+
+    @property
+    def games(self) -> tuple[Game, ...]:
+        """The games played: the mix's, in its order, or the one game."""
+        mixed = self.mixed
+        if mixed is not None:
+            return mixed.games
+        try:
+            return (game(self.game),)
+        except EngineError as exc:
+            raise TournamentError(str(exc)) from None
+
+    @property
+    def max_players(self) -> int:
+        """The most players a table seats: the seats asked for, within what every game
+        played seats (stud 8, 2-7 triple draw 6, ...)."""
+        return min(self.seats, 10, *(g.max_players for g in self.games))
+
+    @property
+    def unit(self) -> str:
+        """What winnings are counted in: ``"big bets"`` when every game is fixed-limit
+        (the big bet of the hand's level), else ``"big blinds"`` (the big blind, or a
+        fixed-limit game's small bet, which is the level's big blind)."""
+        limit = all(g.betting.value == "fixed-limit" for g in self.games)
+        return "big bets" if limit else "big blinds"
 
 
 @dataclass(frozen=True)
@@ -171,7 +221,8 @@ class Results:
     prize_pool: int
     hands: int
     winnings: dict[str, list[float]]
-    """Each player's cumulative winnings in big blinds, hand by hand they played."""
+    """Each player's cumulative winnings in the tournament's unit (big blinds, or big bets
+    when every game is fixed-limit: ``config.unit``), hand by hand they played."""
 
     def to_json(self) -> dict[str, Any]:
         def rate(r: Rate | None) -> dict[str, Any] | None:
@@ -186,6 +237,9 @@ class Results:
         return {
             "format": str(self.config.format),
             "seed": self.config.seed,
+            "game": self.config.game if self.config.mix is None else None,
+            "mix": self.config.mix,
+            "unit": self.config.unit,
             "duplicate": self.config.duplicate,
             "prize_pool": self.prize_pool,
             "hands": self.hands,
@@ -217,7 +271,7 @@ class _Seated:
     entrant: Entrant
     number: int  # 1.. in entry order
     chips: int = 0
-    results: list[float] = field(default_factory=list)  # per hand, in big blinds
+    results: list[float] = field(default_factory=list)  # per hand, in config.unit
     groups: dict[tuple[str, int], list[float]] = field(default_factory=dict)
     errors: int = 0
     busted: tuple[int, int, int] | None = None  # (round, stack before its hand, order)
@@ -249,6 +303,10 @@ class TournamentDirector:
         self.hands = 0
         self.level = 0
         check_field(config, len(self.players))
+        self.games = config.games
+        self.rotations: dict[str, Rotation] = {}
+        """A mixed game's place in its rotation at each table of a freeze-out."""
+        self.unit_is_big_bet = config.unit == "big bets"
 
     # -- running --------------------------------------------------------------------------
 
@@ -298,14 +356,16 @@ class TournamentDirector:
         winnings = {p.entrant.name: list(itertools.accumulate(p.results)) for p in self.players}
         return Results(self.config, standings, pool, self.hands, winnings)
 
-    def _deck(self, table: str, deal: int) -> tuple[str, Deck]:
+    def _deck(self, table: str, deal: int, played: Game) -> tuple[str, Deck]:
+        """Deal ``deal``'s deck at ``table``: the game's own deck (52 cards, the short
+        deck, Kuhn's, dice...), shuffled from the tournament's seed."""
         seed = f"{self.config.seed}/{table}/{deal}"
         digest = hashlib.sha256(seed.encode()).digest()
-        return seed, Deck.shuffled(random.Random(digest))
+        return seed, Deck.shuffled(random.Random(digest), played.deck)
 
     async def _play(self, table: Table, seated: dict[int, _Seated], label: str, deal: int) -> Hand:
         """Deal one hand at ``table`` from deal ``deal``'s deck and play it out."""
-        seed, deck = self._deck(label, deal)
+        seed, deck = self._deck(label, deal, table.config.game)
         self._tell(label, table, table.start_hand(deck))
         hand = table.hand
         assert hand is not None
@@ -317,7 +377,7 @@ class TournamentDirector:
             player = seated[seat]
             try:
                 action = await player.entrant.agent.decide(label, table.view(seat), menu)
-                if not isinstance(action, Fold | CheckOrCall | BetOrRaiseTo):
+                if not isinstance(action, Fold | CheckOrCall | BetOrRaiseTo | BringIn | Draw):
                     raise TypeError(f"{action!r} is not an action")
                 if action.seat != seat:
                     raise EngineError(f"an action for seat {action.seat!r}, not {seat}")
@@ -325,23 +385,44 @@ class TournamentDirector:
             except Exception as exc:  # a bot's bug costs it this decision, nothing else
                 player.errors += 1
                 why = str(exc) or type(exc).__name__  # a timeout says nothing itself
-                log.warning("%s: %s; it checks or folds", player.entrant.name, why)
-                events = table.apply(CheckOrCall(seat) if menu.can_check else Fold(seat))
+                log.warning("%s: %s; it plays the default", player.entrant.name, why)
+                # What a timed-out player does at a cash table too: stand pat, bring in,
+                # else check or fold.
+                events = table.apply(default_action(menu))
             self._tell(label, table, events)
         self.hands += 1
-        big_blind = hand.setup.big_blind
+        setup = hand.setup
+        unit = setup.big_bet if self.unit_is_big_bet else setup.big_blind or setup.small_bet
         for position, seat in enumerate(hand.seats):
             p = seated[seat]
-            net = hand.stacks[position] - hand.setup.stacks[position]
+            net = hand.stacks[position] - setup.stacks[position]
             p.chips += net  # a freeze-out's stack; a ring's chips won
-            p.results.append(net / big_blind)
-            p.groups.setdefault((label, deal), []).append(net / big_blind)
+            p.results.append(net / unit)
+            p.groups.setdefault((label, deal), []).append(net / unit)
         if self.on_hand is not None:
             names = tuple(seated[s].entrant.name for s in hand.seats)
             done = self.on_hand(HandPlayed(label, table.hand_number, seed, hand, names, deal))
             if done is not None:
                 await done
         return hand
+
+    def _config(self, played: Game, level: Level, seats: int, most: int) -> TableConfig:
+        """A table of ``played`` at blind level ``level``, read by the game's convention
+        (engine.stakes_for_blinds: a limit game bets the big blind and twice it, stud
+        antes and brings in by the small bet), taking stacks of 1 to ``most`` chips."""
+        stakes = stakes_for_blinds(played, level.small_blind, level.big_blind, level.ante)
+        return TableConfig(game=played, seats=seats, min_buy_in=1, max_buy_in=most, **stakes)
+
+    def _set_game(
+        self, label: str, table: Table, seated: dict[int, _Seated], config: TableConfig
+    ) -> None:
+        """The next hand's game and stakes; when the game changes, everyone at the table
+        is told as if seated again (a snapshot with the new game)."""
+        changed = config.game != table.config.game
+        table.set_config(config)
+        if changed and self.observer is not None:
+            for seat, p in sorted(seated.items()):
+                self.observer.seated(label, table, seat, p.entrant.name)
 
     def _tell(self, label: str, table: Table, events: Sequence[Event]) -> None:
         if self.observer is not None:
@@ -376,13 +457,15 @@ class TournamentDirector:
         of the players through the seats, the cards staying with the seats."""
         n, cfg = len(players), self.config
         rotations = n if cfg.duplicate else 1
-        config = TableConfig(
-            small_blind=cfg.stakes.small_blind, big_blind=cfg.stakes.big_blind, seats=n,
-            ante=cfg.stakes.ante,
-            ante_kind=AnteKind.PER_PLAYER if cfg.stakes.ante else AnteKind.NONE,
-            min_buy_in=1, max_buy_in=cfg.starting_stack,
-        )  # fmt: skip
+        # A mixed game changes game by deals: every rotation of a duplicate deal plays the
+        # same game with the same cards. An orbit is a deal for each player.
+        mixed = cfg.mixed
+        per_game = 1 if mixed is None else mixed.hands
+        if mixed is not None and mixed.change is GameChange.ORBIT:
+            per_game = n
         for deal in range(_deals(cfg, n)):
+            played = self.games[(deal // per_game) % len(self.games)]
+            config = self._config(played, cfg.stakes, n, cfg.starting_stack)
             for rotation in range(rotations):
                 table = Table(config)  # a fresh table: the button on the same seat
                 table.hand_number = deal * rotations + rotation  # numbered within the match
@@ -397,15 +480,16 @@ class TournamentDirector:
         cfg = self.config
         n = len(self.players)
         total = cfg.starting_stack * n
-        per_table = min(cfg.seats, 10)
+        per_table = cfg.max_players
         count = 1 if cfg.format is Format.SNG else math.ceil(n / per_table)
-        config = TableConfig(
-            small_blind=cfg.blinds.levels[0].small_blind, big_blind=cfg.blinds.levels[0].big_blind,
-            seats=per_table, min_buy_in=1, max_buy_in=total,
-        )  # fmt: skip
+        config = self._config(self.games[0], cfg.blinds.levels[0], per_table, total)
         self.tables: list[tuple[str, Table, dict[int, _Seated]]] = [
             (f"table-{i + 1}", Table(config), {}) for i in range(count)
         ]
+        # Each table goes round the mix on its own, as the button goes round it.
+        mixed = cfg.mixed
+        rotations = self.rotations
+        rotations.update({label: Rotation(mixed) for label, _, _ in self.tables} if mixed else {})
         draw = random.Random(hashlib.sha256(f"{cfg.seed}/seating".encode()).digest())
         order = list(self.players)
         draw.shuffle(order)  # seats are drawn, as at a live tournament
@@ -427,8 +511,14 @@ class TournamentDirector:
             for label, table, seated in self.tables:
                 if len(seated) < 2:
                     continue
-                table.set_stakes(level.small_blind, level.big_blind, level.ante)
+                played = rotations[label].game if label in rotations else self.games[0]
+                self._set_game(label, table, seated, self._config(played, level, per_table, total))
                 hand = await self._play(table, seated, label, table.hand_number + 1)
+                if label in rotations:
+                    assert table.button is not None
+                    rotations[label] = rotations[label].after_hand(
+                        button=table.button, seats=table.occupied(), table_seats=per_table
+                    )
                 for position, seat in enumerate(hand.seats):
                     if hand.stacks[position] == 0:
                         busts.append((seated[seat], hand.setup.stacks[position]))
@@ -503,6 +593,7 @@ def config_json(config: TournamentConfig) -> dict[str, Any]:
         "stakes": [config.stakes.small_blind, config.stakes.big_blind, config.stakes.ante],
         "buy_in": config.buy_in, "payouts": list(config.payouts), "seats": config.seats,
         "hands": config.hands, "duplicate": config.duplicate,
+        "game": config.game, "mix": config.mix,
     }  # fmt: skip
 
 
@@ -515,6 +606,8 @@ def config_from_json(data: dict[str, Any]) -> TournamentConfig:
         blinds=BlindStructure(blinds["name"], levels, blinds["hands"], blinds["seconds"]),
         stakes=Level(*data["stakes"]), buy_in=data["buy_in"], payouts=tuple(data["payouts"]),
         seats=data["seats"], hands=data["hands"], duplicate=data["duplicate"],
+        # Stored before tournaments played other games: no-limit hold'em.
+        game=data.get("game", "nlhe"), mix=data.get("mix"),
     )  # fmt: skip
 
 
@@ -522,12 +615,18 @@ def check_field(cfg: TournamentConfig, n: int) -> None:
     """:class:`TournamentError` unless ``n`` entrants can play a tournament so configured."""
     if n < 2:
         raise TournamentError("a tournament needs at least two entrants")
-    if cfg.format in (Format.SNG, Format.RING) and n > min(cfg.seats, 10):
-        raise TournamentError(
-            f"a {cfg.format} seats everyone at one table: {n} entrants, {min(cfg.seats, 10)} seats"
-        )
+    if cfg.mix is not None and cfg.game != "nlhe":
+        raise TournamentError(f"give a game or a mix, not both: {cfg.game!r} and {cfg.mix!r}")
+    games = cfg.games  # an unknown game or mix is refused here
     if not 2 <= cfg.seats <= 10:
         raise TournamentError(f"a table has 2 to 10 seats, not {cfg.seats}")
+    seats = cfg.max_players
+    if cfg.format in (Format.SNG, Format.RING) and n > seats:
+        what = cfg.mixed.name if cfg.mixed is not None else games[0].name
+        few = f" ({what} seats {seats})" if seats < min(cfg.seats, 10) else ""
+        raise TournamentError(
+            f"a {cfg.format} seats everyone at one table: {n} entrants, {seats} seats{few}"
+        )
     if cfg.starting_stack < 1 or cfg.hands < 1 or cfg.buy_in < 0:
         raise TournamentError("stacks and hands must be positive, a buy-in not negative")
     if cfg.duplicate and cfg.format in (Format.SNG, Format.MTT):

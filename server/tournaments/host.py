@@ -25,6 +25,7 @@ from engine import (
     ActionMenu,
     BetOrRaiseTo,
     Event,
+    GameChange,
     PlayerStood,
     Table,
     TableView,
@@ -174,7 +175,7 @@ class TournamentHost:
             raise TableError("not_your_turn", f"no decision of yours is open at {m.table}")
         if m.seq is not None and m.seq != decision.seq:
             raise TableError("stale", f"the decision of seq {m.seq} is over")
-        move = action_from_wire(decision.menu, m.action, m.amount)
+        move = action_from_wire(decision.menu, m.action, m.amount, m.discard)
         menu = decision.menu
         if isinstance(move, BetOrRaiseTo) and not (
             menu.can_raise and menu.min_raise_to <= move.amount <= menu.max_raise_to
@@ -267,7 +268,8 @@ class TournamentHost:
             "type": "snapshot", "table": table_id, "seq": self.seqs.get(table, 0),
             "view": protocol.view_body(engine_table.view(seat), names),
             "summary": {
-                "id": table_id, "name": table_id, "small_blind": cfg.small_blind,
+                "id": table_id, "name": table_id, **protocol.game_body(cfg),
+                **self._mix_body(table), "small_blind": cfg.small_blind,
                 "big_blind": cfg.big_blind, "ante": cfg.ante, "seats": cfg.seats,
                 "min_buy_in": cfg.min_buy_in, "max_buy_in": cfg.max_buy_in,
                 "ante_kind": cfg.ante_kind.value, "button_rule": cfg.button_rule.value,
@@ -277,6 +279,20 @@ class TournamentHost:
             {"type": "tournament_seat", "tournament": self.id, "table": table_id, "seat": seat,
              "snapshot": snapshot}
         ))  # fmt: skip
+
+    def _mix_body(self, table: str) -> dict[str, Any]:
+        """A mixed game's rotation, for a table's summary: its name and games, and how it
+        changes (docs/tournaments.md)."""
+        mixed = self.config.mixed
+        if mixed is None:
+            return {}
+        by = "orbit" if mixed.change is GameChange.ORBIT else "hands"
+        body: dict[str, Any] = {"name": mixed.name, "games": [g.key for g in mixed.games],
+                                "every": mixed.hands, "by": by}  # fmt: skip
+        rotation = None if self.director is None else self.director.rotations.get(table)
+        if rotation is not None:  # a freeze-out's table (a ring match changes by deals)
+            body["hands_left"] = rotation.hands_left
+        return {"mix": body}
 
     def events(self, table: str, engine_table: Table, events: Sequence[Event]) -> None:
         seats = self.seats.setdefault(table, {})

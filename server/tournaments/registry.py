@@ -83,7 +83,7 @@ class Tournaments:
             starting_stack=m.stack or (100 * RING_BIG_BLIND if ring else 1_500),
             blinds=BLIND_STRUCTURES[m.blinds], stakes=Level(RING_BIG_BLIND // 2, RING_BIG_BLIND),
             buy_in=m.buy_in, payouts=PAYOUTS[m.payouts], seats=m.seats, hands=m.hands,
-            duplicate=m.duplicate,
+            duplicate=m.duplicate, game=m.game, mix=m.mix,
         )  # fmt: skip
         try:  # what the director would refuse when it starts, refused now
             check_field(config, m.field)

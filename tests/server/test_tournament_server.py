@@ -152,3 +152,55 @@ async def test_pokerroom_bot_run_plays_a_tournament_to_the_end(tmp_path: Path, c
     assert {s["name"] for s in standings} == {"cli-tag", "cli-station"}
     assert all(s["hands"] == 20 for s in standings)
     assert sum(s["chips"] for s in standings) == 0  # a ring match moves chips only
+
+
+async def test_a_horse_tournament_over_websockets_plays_as_in_process(tmp_path: Path) -> None:
+    from tests.server.test_tournaments import AnyGame  # a player of every game's menus
+
+    seed = "horse-everywhere"
+    names = ["a", "b", "c"]
+    config = TournamentConfig(Format.SNG, seed=seed, mix="horse", seats=6, starting_stack=2000)
+    local = [Entrant(n, BotAgent(AnyGame(i))) for i, n in enumerate(names)]
+    expected = (await TournamentDirector(config, local).run()).to_json()
+    assert expected["hands"] > 40  # every game of HORSE, and round again
+
+    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 't.db'}") as store:
+        server = PokerServer(store, ServerSettings(port=0))
+        async with server.running(), connect(server.hosting.address) as admin:
+            await ask(admin, {"type": "hello", "name": "organizer"})
+            created = await ask(admin, {
+                "type": "create_tournament", "name": "HORSE", "format": "sng", "field": 3,
+                "seed": seed, "seats": 6, "mix": "horse", "stack": 2000, "decision_seconds": 5,
+            })  # fmt: skip
+            assert created["type"] == "tournament_created", created
+            tid = created["tournament"]["id"]
+            assert created["tournament"]["settings"]["mix"] == "horse"
+            clients = [
+                TournamentClient(AnyGame(i), server.hosting.address, tid, name=n)
+                for i, n in enumerate(names)
+            ]
+            async with asyncio.timeout(120):
+                outcomes = await asyncio.gather(*(c.run() for c in clients))
+            stored = await store.tournament(tid)
+    assert all(o.state == "finished" and not o.errors for o in outcomes)
+    assert stored["results"] == json.loads(json.dumps(expected))  # hand for hand
+    assert stored["results"]["unit"] == "big bets"
+
+
+async def test_a_game_or_mix_a_tournament_cannot_play_is_refused(tmp_path: Path) -> None:
+    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 't.db'}") as store:
+        server = PokerServer(store, ServerSettings(port=0))
+        async with server.running(), connect(server.hosting.address) as ws:
+            await ask(ws, {"type": "hello", "name": "eve"})
+            base = {"type": "create_tournament", "name": "x", "field": 4}
+            cases: list[tuple[dict[str, Any], str]] = [
+                ({"game": "holdem"}, "refused"),
+                ({"game": "stud", "mix": "horse"}, "refused"),
+                ({"mix": "hors"}, "bad_message"),
+                ({"game": "27td", "field": 7, "seats": 9}, "refused"),  # 2-7 seats six
+                ({"mix": "8game", "field": 7, "seats": 9}, "refused"),
+            ]
+            for extra, code in cases:
+                reply = await ask(ws, {**base, **extra})
+                assert reply["code"] == code, (extra, reply)
+            assert server.tournaments.hosts == {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -11,7 +12,17 @@ from typing import Any
 
 import pytest
 
-from engine import Action, ActionMenu, BetOrRaiseTo, TableView, history
+from engine import (
+    Action,
+    ActionMenu,
+    BetOrRaiseTo,
+    BringIn,
+    CheckOrCall,
+    Draw,
+    Fold,
+    TableView,
+    history,
+)
 from server.bots import CallingStation, RandomBot, TightAggressive
 from server.cli import main
 from server.tournaments.director import (
@@ -22,6 +33,8 @@ from server.tournaments.director import (
     TournamentConfig,
     TournamentDirector,
     TournamentError,
+    config_from_json,
+    config_json,
     make_bot,
 )
 from server.tournaments.stats import bb_per_100
@@ -317,3 +330,225 @@ def test_bad_tournament_input_is_one_clear_line(
         code = int(exc.code or 0)
     assert code == 2
     assert message in capsys.readouterr().err
+
+
+# -- every game, and mixed games --------------------------------------------------------------
+
+
+class AnyGame:
+    """A seeded random player of any game: draws up to its limit, brings in or completes,
+    bets, calls and folds, all from the menu."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, view: TableView, menu: ActionMenu) -> Action:
+        seat, r = menu.seat, self.rng.random()
+        if menu.can_draw:
+            mine = next(s.cards for s in view.seats if s.seat == seat) or ()
+            return Draw(seat, tuple(mine[: self.rng.randint(0, min(menu.max_discard, len(mine)))]))
+        if menu.can_bring_in and r < 0.5:
+            return BringIn(seat)
+        if menu.can_raise and r < 0.3:
+            return BetOrRaiseTo(seat, self.rng.choice([menu.min_raise_to, menu.max_raise_to]))
+        if menu.can_fold and menu.call > 0 and r < 0.5:
+            return Fold(seat)
+        if menu.can_call:
+            return CheckOrCall(seat)
+        return BetOrRaiseTo(seat, menu.min_raise_to)  # a bring-in due: complete
+
+
+def any_game_field(n: int) -> list[Entrant]:
+    return [Entrant(f"any-{i}", BotAgent(AnyGame(i))) for i in range(n)]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "key", "players"),
+    [
+        (Format.SNG, "stud", 6),
+        (Format.SNG, "27td", 6),
+        (Format.MTT, "razz", 12),
+        (Format.MTT, "plo8", 14),
+        (Format.RING, "badugi", 4),
+        (Format.RING, "shortdeck", 3),
+        (Format.ROUND_ROBIN, "stud8", 3),
+        (Format.ROUND_ROBIN, "leduc", 3),
+        (Format.SNG, "dice", 3),
+    ],
+)
+def test_every_format_plays_any_game(fmt: Format, key: str, players: int) -> None:
+    config = TournamentConfig(fmt, seed=f"{fmt}-{key}", game=key, seats=6, hands=24)
+    games: set[str] = set()
+
+    def check(played: HandPlayed) -> None:
+        games.add(played.hand.game.key)
+        assert sum(played.hand.stacks) == sum(played.hand.setup.stacks)
+
+    _, results = run(config, any_game_field(players), on_hand=check)
+    assert games == {key}
+    assert all(s.errors == 0 for s in results.standings)  # every menu was answered
+    total = sum(s.chips for s in results.standings)
+    assert total == (players * config.starting_stack if fmt in (Format.SNG, Format.MTT) else 0)
+
+
+def test_a_stud_tournament_antes_and_brings_in_by_the_small_bet_at_every_level() -> None:
+    structure = BlindStructure("fast", (Level(10, 20), Level(25, 50, 5), Level(50, 100, 10)), 4)
+    config = TournamentConfig(Format.SNG, seed="stud-levels", game="stud", blinds=structure)
+    seen: list[tuple[int, int, int, int, int]] = []
+
+    def record(played: HandPlayed) -> None:
+        s = played.hand.setup
+        seen.append((s.big_blind, max(s.antes), s.bring_in, s.small_bet, s.big_bet))
+
+    run(config, any_game_field(6), on_hand=record)
+    # Limits are the level's big blind and twice it; the ante a fifth, the bring-in half.
+    expected = [(0, 4, 10, 20, 40), (0, 10, 25, 50, 100), (0, 20, 50, 100, 200)]
+    assert seen == [expected[min(h // 4, 2)] for h in range(len(seen))]
+    assert len(seen) > 8
+
+
+def test_a_limit_holdem_tournament_keeps_the_blinds_and_bets_the_big_blind() -> None:
+    structure = BlindStructure("one", (Level(50, 100, 10),), hands=10)
+    config = TournamentConfig(Format.SNG, seed="flhe", game="flhe", blinds=structure)
+    setups: list[tuple[int, int, int, int, int]] = []
+
+    def record(played: HandPlayed) -> None:
+        s = played.hand.setup
+        setups.append((s.small_blind, s.big_blind, max(s.antes), s.small_bet, s.big_bet))
+
+    run(config, any_game_field(4), on_hand=record)
+    assert set(setups) == {(50, 100, 0, 100, 200)}  # no ante in limit hold'em
+
+
+def test_a_horse_sit_and_go_plays_eight_hands_of_each_game_in_turn() -> None:
+    config = TournamentConfig(Format.SNG, seed="horse", mix="horse", starting_stack=5_000)
+    played_games: list[str] = []
+    run(config, any_game_field(5), on_hand=lambda p: played_games.append(p.hand.game.key))
+    horse = ["flhe", "flo8", "razz", "stud", "stud8"]
+    cycle = [k for k in horse for _ in range(8)]
+    assert len(played_games) > 40
+    assert played_games == (cycle * (len(played_games) // 40 + 1))[: len(played_games)]
+
+
+def test_each_table_of_an_eight_game_mtt_rotates_on_its_own() -> None:
+    config = TournamentConfig(Format.MTT, seed="8game", mix="8game", seats=9)
+    by_table: dict[str, list[str]] = {}
+    seats: set[int] = set()
+
+    def record(played: HandPlayed) -> None:
+        by_table.setdefault(played.table, []).append(played.hand.game.key)
+        seats.add(len(played.hand.seats))
+
+    run(config, any_game_field(13), on_hand=record)
+    assert max(seats) <= 6  # 2-7 triple draw seats six: so does every game of the mix
+    assert len(by_table) == 3  # 13 players at tables of 6
+    eight = ["27td", "flhe", "flo8", "razz", "stud", "stud8", "nlhe", "plo"]
+    first = by_table["table-1"]
+    assert first[:48] == [k for k in eight for _ in range(6)][: len(first[:48])]
+
+
+def test_a_duplicate_ring_of_a_mix_deals_each_game_once_per_rotation() -> None:
+    config = TournamentConfig(Format.RING, seed="dup-horse", mix="horse", hands=90, duplicate=True)
+    deals: dict[int, set[tuple[str, str]]] = {}
+
+    def keep(played: HandPlayed) -> None:
+        # The first two cards: later ones (stud's streets, draws) follow who is still in.
+        cards = "".join(str(c) for c in played.hand.holes[0][:2])
+        deals.setdefault(played.deal, set()).add((played.hand.game.key, cards))
+
+    _, results = run(config, any_game_field(3), on_hand=keep)
+    assert len(deals) == 30
+    assert all(len(seen) == 1 for seen in deals.values())  # one game, one deck a deal
+    games = [next(iter(deals[d]))[0] for d in sorted(deals)]
+    assert games[:16] == ["flhe"] * 8 + ["flo8"] * 8
+    for s in results.standings:
+        assert s.duplicate_rate is not None and s.duplicate_rate.samples == 30
+
+
+def test_winnings_are_in_big_bets_when_every_game_is_limit_and_in_big_blinds_otherwise() -> None:
+    assert TournamentConfig(Format.SNG, seed="x", mix="horse").unit == "big bets"
+    assert TournamentConfig(Format.SNG, seed="x", game="stud").unit == "big bets"
+    assert TournamentConfig(Format.SNG, seed="x", mix="8game").unit == "big blinds"
+    assert TournamentConfig(Format.SNG, seed="x", game="plo").unit == "big blinds"
+    config = TournamentConfig(Format.RING, seed="units", game="razz", hands=20)
+    nets: list[tuple[str, float]] = []
+
+    def keep(played: HandPlayed) -> None:
+        hand = played.hand
+        for position, name in enumerate(played.players):
+            net = hand.stacks[position] - hand.setup.stacks[position]
+            nets.append((name, net / hand.setup.big_bet))
+
+    _, results = run(config, any_game_field(3), on_hand=keep)
+    assert results.to_json()["unit"] == "big bets"
+    for name, series in results.winnings.items():
+        assert series[-1] == pytest.approx(sum(n for who, n in nets if who == name))
+
+
+def test_a_changed_game_seats_everyone_again_for_a_new_snapshot() -> None:
+    class Seen:
+        def __init__(self) -> None:
+            self.told: list[tuple[str, str]] = []
+
+        def seated(self, table: str, engine_table: Any, seat: int, name: str) -> None:
+            self.told.append((name, engine_table.config.game.key))
+
+        def events(self, table: str, engine_table: Any, events: Any) -> None:
+            pass
+
+    seen = Seen()
+    config = TournamentConfig(Format.SNG, seed="told", mix="horse", starting_stack=5_000)
+    run(config, any_game_field(3), observer=seen)
+    told = [key for _, key in seen.told]
+    assert told[:3] == ["flhe"] * 3  # sitting down
+    assert told[3:6] == ["flo8"] * 3  # after eight hands: Omaha hi-lo, told to all three
+
+
+def test_game_and_mix_are_stored_and_read_back() -> None:
+    config = TournamentConfig(Format.MTT, seed="x", mix="8game")
+    assert config_from_json(config_json(config)) == config
+    old = {k: v for k, v in config_json(config).items() if k not in ("game", "mix")}
+    assert config_from_json(old).games[0].key == "nlhe"  # stored before other games
+
+
+@pytest.mark.parametrize(
+    ("config", "entrants", "message"),
+    [
+        (TournamentConfig(Format.SNG, seed="x", game="stud"), 9,
+         r"9 entrants, 8 seats \(Seven-card stud seats 8\)"),
+        (TournamentConfig(Format.SNG, seed="x", mix="8game"), 7,
+         r"7 entrants, 6 seats \(8-Game seats 6\)"),
+        (TournamentConfig(Format.RING, seed="x", game="kuhn"), 3, "3 entrants, 2 seats"),
+        (TournamentConfig(Format.SNG, seed="x", game="holdem"), 3, "unknown game 'holdem'"),
+        (TournamentConfig(Format.SNG, seed="x", mix="hors"), 3, "unknown mix 'hors'"),
+        (TournamentConfig(Format.SNG, seed="x", game="stud", mix="horse"), 3, "not both"),
+    ],
+)  # fmt: skip
+def test_games_that_cannot_be_run_so_say_why(
+    config: TournamentConfig, entrants: int, message: str
+) -> None:
+    with pytest.raises(TournamentError, match=message):
+        TournamentDirector(config, any_game_field(entrants))
+
+
+@pytest.mark.parametrize(
+    ("option", "unit", "name"),
+    [
+        (["--game", "stud"], "big bets", "Seven-card stud"),
+        (["--mix", "8game"], "big blinds", "8-Game"),
+    ],
+)
+def test_the_command_plays_a_game_or_a_mix_and_says_its_unit(
+    option: list[str], unit: str, name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'room.db'}"
+    out = tmp_path / "out"
+    argv = ["tournament", *option, "--format", "ring", "--seed", "g", "--hands", "30",
+            "--players", "3", "--db", db, "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert name in printed and f"{unit} won per 100 hands" in printed
+    results = json.loads((out / "results.json").read_text())
+    assert results["unit"] == unit and results["hands"] == 30
+    assert main(["tournament", "--replay", str(results["id"]), "--db", db]) == 0
+    assert "identical results" in capsys.readouterr().out
