@@ -18,11 +18,13 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
+import engine
 from engine import TableConfig
 from server.app import PokerServer, ServerSettings
 from server.bots import load_bot
 from server.bus import LocalBus, Topics, open_bus, topic_matches
 from server.bus.mqtt import MqttBus
+from server.hosting import house_config
 from server.store import Store
 from server.tables import TableRunner
 from tests.helpers import ask
@@ -74,10 +76,10 @@ async def test_a_bad_bus_url_is_refused() -> None:
 
 @contextlib.asynccontextmanager
 async def table_on(
-    db: Path, prefix: str, url: str = MOSQUITTO
+    db: Path, prefix: str, url: str = MOSQUITTO, config: TableConfig | None = None
 ) -> AsyncIterator[tuple[PokerServer, TableRunner]]:
     """A server publishing to the broker at ``url`` under ``prefix``, with a table of
-    three calling stations."""
+    three calling stations (no-limit hold'em at 50/100, or ``config``)."""
     async with (
         Store.open(f"sqlite+aiosqlite:///{db}") as store,
         test_bus(await store.deployment(), url, prefix) as bus,
@@ -87,7 +89,8 @@ async def table_on(
         server = PokerServer(store, settings, bus=bus)
         async with server.running():
             runner = await server.hosting.create_table(
-                f"bus {uuid.uuid4().hex[:8]}", TableConfig(small_blind=50, big_blind=100, seats=3)
+                f"bus {uuid.uuid4().hex[:8]}",
+                config or TableConfig(small_blind=50, big_blind=100, seats=3),
             )
             bots = {s: (f"house-{s}", load_bot("calling-station")) for s in range(3)}
             await server.hosting.add_house_bots(runner, bots, stack=10_000)
@@ -151,6 +154,39 @@ async def test_table_events_lobby_summaries_and_hands_go_to_their_topics(
     assert all(sum(p["net"] for p in h["players"]) == 0 for h in mine)
     # Nothing stays retained under the test's root once it is over.
     assert await retained(MOSQUITTO, topics.prefix) == {}
+
+
+async def test_a_stud_tables_messages_carry_its_game_and_hide_its_down_cards(
+    tmp_path: Path,
+) -> None:
+    topics = Topics(own_prefix())
+    stud = house_config(engine.game("stud"), seats=3)
+    async with (
+        listening(MOSQUITTO, f"{topics.prefix}/#") as heard,
+        table_on(tmp_path / "stud.db", topics.prefix, config=stud) as (server, runner),
+    ):
+        table = runner.settings.table_id
+        await hands_played(runner, 3)
+        async with asyncio.timeout(10):
+            while len(mine := [h for h in _hands(heard, topics) if h["table"] == table]) < 3:
+                await asyncio.sleep(0.01)
+        server.hosting.close_table(table, "idle")
+        async with asyncio.timeout(10):  # everything the table sent has come
+            while [p for t, p, _ in heard.messages if t == topics.lobby(table)][-1:] != [b""]:
+                await asyncio.sleep(0.01)
+    assert {h["game"] for h in mine} == {"stud"}
+    lobby = [json.loads(p) for t, p, _ in heard.messages if t == topics.lobby(table) and p]
+    assert lobby and all(line["game"]["key"] == "stud" for line in lobby)
+    events = [m["event"] for m in heard.json(topics.table_events(table)) if m["type"] == "event"]
+    down = [e for e in events if e["type"] == "hole_cards_dealt"]
+    up = [e for e in events if e["type"] == "up_cards_dealt"]
+    assert down and all(e["cards"] is None for e in down)
+    assert up and all(e["cards"] for e in up)
+    seen = {c for e in up for c in e["cards"]}
+    seen |= {c for e in events if e["type"] == "cards_shown" for c in e["cards"]}
+    for topic, payload, _ in heard.messages:  # events, states, lobby lines, hands
+        if payload and topic.startswith(f"{topics.prefix}/tables/{table}/"):
+            assert not hole_cards_in(payload) - seen, topic
 
 
 def _hands(heard: Heard, topics: Topics) -> list[dict[str, Any]]:
