@@ -14,6 +14,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 import engine
 from engine import GAMES
+from server.app import PokerServer, ServerSettings
+from server.store import Store
 from tests.server.clients import send, until
 from tests.server.conftest import demo_server
 
@@ -267,3 +269,28 @@ async def test_a_player_who_does_not_answer_a_draw_stands_pat(tmp_path: Path) ->
         playing.cancel()
         for ws in (host, ann, bob):
             await ws.close()
+
+
+async def test_demo_tables_of_several_games_play_with_house_bots(tmp_path: Path) -> None:
+    settings = ServerSettings(port=0, demo=True, demo_games="nlhe,stud,27td,dice",
+                              house_think_seconds=0.0)  # fmt: skip
+    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'demo.db'}") as store:
+        app = PokerServer(store, settings)
+        async with app.running():
+            assert sorted(app.hosting.tables) == ["demo", "demo-27td", "demo-dice", "demo-stud"]
+            for table_id, key in (("demo-stud", "stud"), ("demo-27td", "27td")):
+                runner = app.hosting.tables[table_id]
+                assert runner.table.config.game.key == key
+                assert len(runner.house) == 5 and 5 not in runner.seats  # a seat for you
+            async with asyncio.timeout(30):
+                while {h.game for h in await store.list_hands(limit=200)} != {
+                    "nlhe", "stud", "27td", "dice",
+                }:  # fmt: skip
+                    await asyncio.sleep(0.05)
+
+
+def test_demo_games_must_be_games() -> None:
+    with pytest.raises(ValueError, match="demo-games: unknown game 'chess'"):
+        ServerSettings(demo_games="nlhe,chess")
+    with pytest.raises(ValueError, match="give game keys, comma-separated"):
+        ServerSettings(demo_games="nlhe,nlhe")

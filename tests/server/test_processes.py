@@ -134,7 +134,7 @@ async def test_two_processes_share_the_lobby_spectators_and_a_dead_ones_tables(
             pass
         plain = url.replace("postgresql+asyncpg://", "postgresql://")
         async with (
-            serve(plain, tmp_path / "a.log", prefix, "--demo") as a,
+            serve(plain, tmp_path / "a.log", prefix, "--demo", "--demo-games", "nlhe") as a,
             serve(plain, tmp_path / "b.log", prefix) as b,
         ):
             await across(a, b, plain)

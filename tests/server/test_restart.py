@@ -46,8 +46,9 @@ async def serve(db: str, log: Path) -> AsyncIterator[Served]:
     config.write_text("[serve]\nhouse_think_seconds = 0.0\n")
     with log.open("ab") as errors:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "server.cli", "serve", "--db", db, "--demo", "--port", "0",
-            "--lease-seconds", str(LEASE_SECONDS), "--bus", "local", "--config", str(config),
+            sys.executable, "-m", "server.cli", "serve", "--db", db, "--demo",
+            "--demo-games", "nlhe", "--port", "0", "--lease-seconds", str(LEASE_SECONDS),
+            "--bus", "local", "--config", str(config),
             stdout=asyncio.subprocess.PIPE, stderr=errors, env=env, cwd=ROOT,
         )  # fmt: skip
     try:
