@@ -27,13 +27,37 @@ import hashlib
 import random
 import re
 import secrets
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
 from sqlalchemy import select
 
-from engine import Card, Deck, DeckSpec, EngineError, HistoryError, parse_cards
+from engine import (
+    Action,
+    ActionTaken,
+    BetOrRaiseTo,
+    BoardDealt,
+    BringIn,
+    Card,
+    CardsDrawn,
+    CardsShown,
+    CheckOrCall,
+    Deck,
+    DeckSpec,
+    Draw,
+    EngineError,
+    Event,
+    Fold,
+    Hand,
+    HistoryError,
+    HoleCardsDealt,
+    UnsupportedHistoryError,
+    UpCardsDealt,
+    history,
+    parse_cards,
+)
 from engine.history import HandHistory
 from server.export.phh import COMMITMENT_FIELD, HAND_FIELD, SEED_FIELD, TABLE_FIELD
 from server.store import Store
@@ -292,15 +316,20 @@ def verify_history(hh: HandHistory) -> VerifyResult:
     hand's identity (``table``, ``hand``), to its commitment (``_deck_commitment``), and
     every dealt or shown card is the card the seed's deck has there.
 
-    The deck deals one hole card to each of p1..pN, then a second, then the board, so
-    pK's hole cards are ``deck[K-1]`` and ``deck[N+K-1]`` and board card B (from 1) is
-    ``deck[2N+B-1]``. Raises :class:`UnverifiableError` if the hand cannot be checked.
+    In no-limit hold'em the deck deals one hole card to each of p1..pN, then a second,
+    then the board, so pK's hole cards are ``deck[K-1]`` and ``deck[N+K-1]`` and board
+    card B (from 1) is ``deck[2N+B-1]``. Every other game is checked by dealing the
+    seed's deck (of the game's cards) to the same actions through the engine: each card
+    dealt, drawn or shown must be the one the history records (:func:`_replayed`).
+    Raises :class:`UnverifiableError` if the hand cannot be checked.
     """
-    if hh.variant != "NT":
-        raise UnverifiableError(f"variant {hh.variant!r} is not no-limit Texas hold'em")
+    try:
+        game = hh.game
+    except UnsupportedHistoryError as exc:
+        raise UnverifiableError(str(exc)) from None
     n = len(hh.starting_stacks)
-    if n not in _HOLD_EM_PLAYERS:
-        raise UnverifiableError(f"{n} players; a hand has 2 to 10")
+    if not 2 <= n <= game.max_players:
+        raise UnverifiableError(f"{n} players; a hand of {game.name} has 2 to {game.max_players}")
     seed = bytes.fromhex(_hex_field(hh, SEED_FIELD, "revealed seed"))
     recorded = _hex_field(hh, COMMITMENT_FIELD, "deck commitment")
     identity = _identity(hh)
@@ -319,6 +348,8 @@ def verify_history(hh: HandHistory) -> VerifyResult:
             expected=computed,
             found=recorded,
         )
+    if hh.variant != "NT":  # other games: deal the seed's deck to the same actions
+        return _replayed(hh, identity, computed, deck_from_seed(seed, identity, game.deck))
     check = _DeckCheck(identity, computed, deck_from_seed(seed, identity).cards, n)
     for line, action in enumerate(hh.actions, start=1):
         wrong = check.action(line, action)
@@ -333,6 +364,85 @@ def verify_history(hh: HandHistory) -> VerifyResult:
         identity=identity,
         commitment=computed,
         cards_checked=check.checked,
+    )
+
+
+CardEvent = HoleCardsDealt | UpCardsDealt | BoardDealt | CardsDrawn | CardsShown
+_CARD_EVENTS = (HoleCardsDealt, UpCardsDealt, BoardDealt, CardsDrawn, CardsShown)
+
+
+def _cards_of(event: CardEvent) -> tuple[Card, ...] | None:
+    return event.drawn if isinstance(event, CardsDrawn) else event.cards
+
+
+def _what(event: CardEvent) -> str:
+    """What a card event deals, by PHH's player numbers: ``p2's up cards``, ``the board``."""
+    if isinstance(event, BoardDealt):
+        return f"the board of the {event.street}"
+    words = {HoleCardsDealt: "down cards", UpCardsDealt: "up cards", CardsDrawn: "draw",
+             CardsShown: "shown hand"}  # fmt: skip
+    return f"p{event.seat + 1}'s {words[type(event)]}"
+
+
+def _action_of(event: Event) -> Action | None:
+    """The action that caused ``event``, for dealing the same hand again."""
+    if isinstance(event, CardsDrawn):
+        return Draw(event.seat, event.discarded or ())
+    if not isinstance(event, ActionTaken):
+        return None
+    match event.kind:
+        case "fold":
+            return Fold(event.seat)
+        case "check" | "call":
+            return CheckOrCall(event.seat)
+        case "bring_in":
+            return BringIn(event.seat)
+        case _:
+            return BetOrRaiseTo(event.seat, event.street_total)
+
+
+def _replayed(hh: HandHistory, identity: HandIdentity, computed: str, deck: Deck) -> VerifyResult:
+    """Deal ``deck`` to the hand's own actions through the engine, and compare every card
+    dealt, drawn and shown with the history's, in order (players whose cards the history
+    does not know are skipped)."""
+    try:
+        played = history.replay(hh)
+    except EngineError as exc:
+        raise UnverifiableError(f"the history does not replay: {exc}") from None
+    again = Hand(played.hand.setup, deck)
+    pending: deque[CardEvent] = deque(e for e in again.start() if isinstance(e, _CARD_EVENTS))
+    checked = 0
+    for event in played.events:
+        action = _action_of(event)  # first: a draw deals the cards its own event shows
+        if action is not None:
+            try:
+                pending += (e for e in again.apply(action) if isinstance(e, _CARD_EVENTS))
+            except EngineError as exc:
+                raise UnverifiableError(f"the seed's deck cannot play the history: {exc}") from None
+        if isinstance(event, _CARD_EVENTS):
+            theirs = _cards_of(pending.popleft()) if pending else None
+            ours = _cards_of(event)
+            known = isinstance(event, BoardDealt) or played.known[event.seat]
+            if ours is not None and known and ours != theirs:
+                found, expected = " ".join(map(str, ours)), " ".join(map(str, theirs or ()))
+                return VerifyResult(
+                    ok=False,
+                    message=f"{_what(event)}: the history has {found}, but the seed's deck "
+                    f"deals {expected or 'nothing there'}",
+                    identity=identity, commitment=computed, cards_checked=checked,
+                    problem="card", expected=expected, found=found,
+                )  # fmt: skip
+            checked += len(ours or ()) if known else 0
+    return VerifyResult(
+        ok=True,
+        message=(
+            f"verified: the seed matches commitment {computed} for {str(identity)!r}, and "
+            f"all {checked} dealt, drawn and shown cards are its deck's "
+            f"({played.hand.game.name})"
+        ),
+        identity=identity,
+        commitment=computed,
+        cards_checked=checked,
     )
 
 

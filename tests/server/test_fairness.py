@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import engine
 from engine import Card, Hand, Table, TableConfig, history
 from server import fairness
 from server.fairness import (
@@ -32,6 +33,7 @@ from server.fairness import (
     verify_history,
     verify_stored,
 )
+from server.hosting import house_config
 from server.store import Store, hand_rows
 from tests.helpers import play_out
 
@@ -338,6 +340,57 @@ def test_played_hands_round_trip_through_phh_and_verify() -> None:
     assert shown > 0  # showdowns were checked too
 
 
+def game_hand(key: str, rng: random.Random) -> tuple[Hand, Shuffle]:
+    """A hand of game ``key`` dealt from its own Shuffle of the game's cards."""
+    config = house_config(engine.game(key), seats=3)
+    table = Table(config)
+    for chair in range(config.seats):
+        table.sit_down(chair, 50 * config.unit)
+    shuffle = Shuffle(HandIdentity(f"t-{key}", 1), rng.randbytes(32))
+    table.start_hand(shuffle.deck(config.game.deck))
+    play_out(table, rng, fold_share=0.05)
+    assert table.hand is not None
+    return table.hand, shuffle
+
+
+@pytest.mark.parametrize("key", [k for k in engine.GAMES if k != "nlhe"])
+def test_every_games_hands_verify_against_their_seed(key: str) -> None:
+    rng = random.Random(key)
+    for _ in range(5):
+        hand, shuffle = game_hand(key, rng)
+        result = verify_history(history.load(phh(hand, shuffle)))
+        assert result.ok, result.message
+        assert result.cards_checked >= sum(len(h) for h in hand.holes) + len(hand.board)
+
+
+def tamper_a_dealt_card(key: str, text: str) -> str | None:
+    """The history with one of p1's dealt cards swapped for one nobody holds, where that
+    card is seen nowhere else (not drawn away, not shown); None if every one is."""
+    dealt = re.search(r'"d dh p1 (\S+)"', text)
+    assert dealt is not None
+    width = 1 if key == "dice" else 2
+    cards = [dealt.group(1)[i : i + width] for i in range(0, len(dealt.group(1)), width)]
+    deck = [str(c) for c in engine.game(key).deck.cards]
+    for k, card in enumerate(cards):
+        if text.count(card) == 1 or (key == "dice" and text.count(dealt.group(1)) == 1 and k == 0):
+            other = next(c for c in deck if c != card and (key == "dice" or c not in text))
+            swapped = "".join([*cards[:k], other, *cards[k + 1 :]])
+            return text.replace(dealt.group(0), f'"d dh p1 {swapped}"', 1)
+    return None
+
+
+@pytest.mark.parametrize("key", ["stud", "27td", "razz", "plo8"])
+def test_a_card_the_seed_did_not_deal_is_named_in_any_game(key: str) -> None:
+    rng = random.Random(3)
+    tampered = None
+    while tampered is None:
+        hand, shuffle = game_hand(key, rng)
+        tampered = tamper_a_dealt_card(key, phh(hand, shuffle))
+    result = verify_history(history.load(tampered))
+    assert not result.ok and result.problem == "card"
+    assert "p1's down cards" in result.message and "the seed's deck deals" in result.message
+
+
 def test_pokerkit_reads_the_fields_as_phh_user_defined_fields(showdown_text: str) -> None:
     from pokerkit import HandHistory
 
@@ -449,7 +502,7 @@ def test_unknown_cards_are_skipped_and_the_rest_checked(showdown_text: str) -> N
         (("\nhand = 1", "\nhands = 1"), "no hand field"),
         (("\nhand = 1", '\nhand = "1"'), "hand must be an int >= 0, got '1'"),
         (('_seed = "', '_seed = "x'), "_seed must be 64 hex digits"),
-        (('variant = "NT"', 'variant = "FT"'), "variant 'FT' is not no-limit Texas hold'em"),
+        (('variant = "NT"', 'variant = "XX"'), "variant 'XX' is not a game we play"),
         (("d db ", "d db Xx"), "action 13: invalid card"),
     ],
 )
