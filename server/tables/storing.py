@@ -92,7 +92,8 @@ def store_with(
         if bus is not None and bus.active:
             summary = {
                 "id": hand_id, "table": table_name, "hand_number": hand.setup.hand_number,
-                "game": hand.setup.game.key, "started_at": started.isoformat(), "ended_at": rows.hand["ended_at"].isoformat(),
+                "game": hand.setup.game.key, "started_at": started.isoformat(),
+                "ended_at": rows.hand["ended_at"].isoformat(),
                 "pot": rows.hand["pot"], "board": [str(c) for c in hand.board],
                 "deck_commitment": shuffle.commitment,
                 "players": [
