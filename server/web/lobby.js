@@ -1,10 +1,10 @@
-// The lobby: who we are (a name, an account, its token), the tables (each with its game
-// and stakes) with a buy-in box, Sit and Watch each, and a form to create a table of any
-// game.
+// The lobby: who we are (a name, an account, its token), the tables (each with its game,
+// or its mix and the game it plays now, and stakes) with a buy-in box, Sit and Watch
+// each, and a form to create a table of any game or mix.
 
 import { KEYS } from "./connection.js";
 import { h } from "./dom.js";
-import { chips, gameName, stakes } from "./format.js";
+import { GAMES, MIXES, chips, lobbyGame, stakes } from "./format.js";
 
 
 export async function showLobby(app) {
@@ -70,7 +70,7 @@ function tableList(app, tables) {
     h("thead", {}, h("tr", {}, ["Table", "Game", "Stakes", "Seats", "Avg pot", "Hands/h", ""].map((x) => h("th", {}, x)))),
     h("tbody", {}, tables.map((t) => h("tr", { "data-table": t.id },
       h("td", {}, t.name),
-      h("td", { "data-testid": "game" }, gameName(t)),
+      h("td", { "data-testid": "game" }, lobbyGame(t)),
       h("td", { "data-testid": "stakes" }, stakes(t)),
       h("td", {}, `${t.players.length}/${t.seats}${t.waiting.length ? ` (+${t.waiting.length} waiting)` : ""}`),
       h("td", {}, t.average_pot !== undefined ? chips(t.average_pot) : "–"),
@@ -105,39 +105,38 @@ function sitForm(app, t) {
   } }, amount, h("button", { type: "submit", "data-testid": "sit" }, full ? "Join waiting list" : "Sit"), h("span", { class: "error" }));
 }
 
-/** The games a table may play (the engine's presets, engine/games.py): the key, the
- * name, and which stakes it takes: blinds, or an ante and bets (with stud's bring-in). */
-export const GAMES = [
-  ["nlhe", "No-limit Texas hold'em", "blinds"], ["flhe", "Fixed-limit Texas hold'em", "blinds"],
-  ["plhe", "Pot-limit Texas hold'em", "blinds"], ["plo", "Pot-limit Omaha", "blinds"],
-  ["plo5", "Pot-limit five-card Omaha", "blinds"], ["plo6", "Pot-limit six-card Omaha", "blinds"],
-  ["flo8", "Fixed-limit Omaha hi-lo 8 or better", "blinds"], ["plo8", "Pot-limit Omaha hi-lo 8 or better", "blinds"],
-  ["shortdeck", "No-limit short-deck hold'em", "blinds"], ["stud", "Seven-card stud", "stud"],
-  ["stud8", "Seven-card stud hi-lo 8 or better", "stud"], ["razz", "Razz", "stud"],
-  ["27td", "2-7 triple draw", "blinds"], ["27sd", "2-7 single draw, no-limit", "blinds"],
-  ["5cd", "Five-card draw", "blinds"], ["badugi", "Badugi", "blinds"], ["kuhn", "Kuhn poker", "ante"],
-  ["kuhn3", "Three-player Kuhn poker", "ante"], ["leduc", "Leduc hold'em", "ante"], ["dice", "Poker dice", "blinds"],
-];
-
 function createForm(app) {
   const f = (name, label, value, extra) => h("label", { "data-field": name }, label, h("input", { name, value, ...extra }));
   const note = h("p", { class: "error" });
+  // One select for a game or a mix ("mix:horse"): a mix plays its games at one level.
   const game = h("select", { name: "game", "data-testid": "game-choice" },
-    GAMES.map(([key, name]) => h("option", { value: key }, name)));
+    h("optgroup", { label: "One game" }, GAMES.map(([key, name]) => h("option", { value: key }, name))),
+    h("optgroup", { label: "Mixed games" }, MIXES.map(([key, name]) => h("option", { value: `mix:${key}` }, name))));
   const fields = {
     blinds: ["small_blind", "big_blind", "ante"],
     stud: ["ante", "bring_in", "small_bet", "big_bet"],
     ante: ["ante", "small_bet", "big_bet"],
+    mix: ["small_bet", "big_bet"],
   };
+  const kindOf = (value) => (value.startsWith("mix:") ? "mix" : GAMES.find(([key]) => key === value)[2]);
+  const picked = new Set(["nlhe", "plo", "27td", "stud", "razz"]);
+  const choices = h("fieldset", { class: "choices", "data-testid": "mix-games" }, h("legend", {}, "Games the dealer chooses from"),
+    GAMES.map(([key, name]) => h("label", {}, h("input", { type: "checkbox", name: "games", value: key, checked: picked.has(key) }), name)));
+  const change = h("select", { name: "change", "data-testid": "mix-change" },
+    h("option", { value: "hands" }, "after N hands"), h("option", { value: "orbit" }, "after each orbit"));
   const form = h("form", { onsubmit: async (e) => {
       e.preventDefault();
       const d = new FormData(e.target);
       const num = (k) => Number(d.get(k));
-      const kind = GAMES.find(([key]) => key === d.get("game"))[2];
+      const kind = kindOf(d.get("game"));
       const stakes = Object.fromEntries(fields[kind].map((k) => [k, num(k)]));
       if (stakes.ante) stakes.ante_kind = "per_player";
+      const mix = kind === "mix" ? d.get("game").slice(4) : null;
+      const what = mix
+        ? { mix, every: d.get("change") === "orbit" ? "orbit" : num("every"), ...(mix === "choice" ? { games: d.getAll("games") } : {}) }
+        : { game: d.get("game") };
       try {
-        const r = await app.conn.request({ type: "create_table", name: d.get("name"), game: d.get("game"), ...stakes,
+        const r = await app.conn.request({ type: "create_table", name: d.get("name"), ...what, ...stakes,
           seats: num("seats"), decision_seconds: num("decision_seconds") });
         location.hash = `#/table/${encodeURIComponent(r.table.id)}`;
       } catch (err) { note.textContent = err.message; }
@@ -150,20 +149,33 @@ function createForm(app) {
     f("bring_in", "Bring-in ", 25, { type: "number", min: 0 }),
     f("small_bet", "Small bet ", 100, { type: "number", min: 1 }),
     f("big_bet", "Big bet ", 200, { type: "number", min: 1 }),
+    h("label", { "data-field": "change" }, "Change game ", change),
+    f("every", "Hands of each game ", 8, { type: "number", min: 1, max: 1000, "data-testid": "mix-every" }),
+    choices,
     f("seats", "Seats ", 6, { type: "number", min: 2, max: 10 }),
     f("decision_seconds", "Seconds to act ", 30, { type: "number", min: 1, max: 3600 }),
     h("button", { type: "submit" }, "Create"), note);
-  // Only the stakes the game takes: blinds, or an ante and bets (stud: and a bring-in).
+  // Only the stakes the game takes: blinds, or an ante and bets (stud: and a bring-in); a
+  // mix: its level (small and big bet), when it changes game, and dealer's choice's list.
+  let shownKind = null;
   const show = () => {
-    const kind = GAMES.find(([key]) => key === game.value)[2];
+    const kind = kindOf(game.value);
     for (const label of form.querySelectorAll("label[data-field]")) {
       const name = label.dataset.field;
       const stake = ["small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet"].includes(name);
-      label.hidden = stake && !fields[kind].includes(name);
+      label.hidden = (stake && !fields[kind].includes(name)) || (["change", "every"].includes(name) && kind !== "mix")
+        || (name === "every" && change.value === "orbit");
     }
-    if (kind !== "blinds") form.elements.ante.value = form.elements.ante.value === "0" ? 10 : form.elements.ante.value;
+    choices.hidden = game.value !== "mix:choice";
+    for (const box of choices.querySelectorAll("input")) box.disabled = choices.hidden;
+    if (kind !== "blinds" && kind !== "mix") form.elements.ante.value = form.elements.ante.value === "0" ? 10 : form.elements.ante.value;
+    if (kind === "mix" && shownKind !== game.value) {
+      form.elements.every.value = MIXES.find(([key]) => `mix:${key}` === game.value)[2]; // the mix's own
+    }
+    shownKind = kind === "mix" ? game.value : kind;
   };
   game.addEventListener("change", show);
+  change.addEventListener("change", show);
   show();
   return h("details", { class: "create" }, h("summary", {}, "Create a table"), form);
 }

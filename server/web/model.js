@@ -5,7 +5,7 @@
 // streets draw, and who opens each betting round. No DOM: tests/web/test_table_model.py
 // runs it in Node against the engine.
 
-import { BLIND_NAMES, POT_NAME, chips, describeAction, describeDraw } from "./format.js";
+import { BLIND_NAMES, POT_NAME, chips, describeAction, describeDraw, nameOf } from "./format.js";
 
 /** No-limit hold'em's streets, for a server that names no game. */
 const HOLDEM = { key: "nlhe", deck: "standard", hands: ["high"], streets: [
@@ -35,6 +35,8 @@ export class TableModel {
     this.acted = new Set();
     this.order = [];       // seats dealt in, from the left of the button, button last
     this.gameDef = null;   // the game when no summary names it (a stored hand's)
+    this.mixDealt = 0;     // a mixed game: hands dealt of its current game (this one too)
+    this.choice = null;    // dealer's choice: our game_choice, with when it came (ms)
     this.resetHand();
   }
 
@@ -101,6 +103,14 @@ export class TableModel {
   setSnapshot(m) {
     this.view = m.view;
     this.summary = m.summary || this.summary;
+    const mix = this.mix;
+    if (mix && mix.hands_left !== null && mix.hands_left !== undefined) {
+      // The server moves its rotation on just before a hand: in a hand, hands_left counts
+      // that hand; between hands, the hand just played is not counted yet (unless none
+      // has been, or the game is being picked: the rotation has moved on).
+      const counted = this.view.hand_in_progress || (this.summary.hands_played > 0 && mix.choosing === null);
+      this.mixDealt = mix.hands - mix.hands_left + (counted ? 1 : 0);
+    }
     this.seq = m.seq;
     this.request = null;
     const v = this.view;
@@ -120,6 +130,73 @@ export class TableModel {
     this.lastResults = null;
     this.error = null;
     this.turnStarted = performance.now();
+  }
+
+  /** A mixed game's part of the summary (docs/protocol.md, "Mixed games"), or null. */
+  get mix() { return (this.summary && this.summary.mix) || null; }
+
+  /** A mixed table changes game between hands (``game_changed``): the new summary, with
+   * the new game and its stakes. The last hand's cards leave the felt (the results stay
+   * in the panel): they were another game's, and would be drawn by this one's layout. */
+  changeGame(summary) {
+    const before = this.summary && this.summary.game && this.summary.game.key;
+    this.summary = summary;
+    this.mixDealt = 0;
+    const v = this.view;
+    if (v && !v.hand_in_progress) {
+      for (const s of v.seats) Object.assign(s, { hand: [], cards: null, up_cards: [], has_cards: false, drew: null, shown: false });
+      Object.assign(v, { board: [], street: null });
+      this.resetHand();
+    }
+    if (v && summary.game && summary.game.key !== before) this.line(`The game is now ${summary.game.name}`);
+  }
+
+  /** Hands of this mixed game still to deal, this one included while it is played; null
+   * when the game changes with the orbit (or the table is of one game). */
+  mixLeft() {
+    const mix = this.mix;
+    if (!mix || mix.change !== "hands") return null;
+    return mix.hands - this.mixDealt + (this.view && this.view.hand_in_progress ? 1 : 0);
+  }
+
+  /** The game a rotation (not dealer's choice) plays after this one, by name. */
+  nextGame() {
+    const mix = this.mix;
+    if (!mix || mix.dealers_choice) return null;
+    return nameOf(mix.games[(mix.games.indexOf(mix.game) + 1) % mix.games.length], true);
+  }
+
+  /** Who picks the next game at dealer's choice (a seat), or null. */
+  choosing() {
+    const mix = this.mix;
+    return mix && mix.choosing !== null && mix.choosing !== undefined ? mix.choosing : null;
+  }
+
+  /** "bob is choosing the game", or "you are" when it is our pick. */
+  choosingText(chooser) {
+    const mine = this.view && this.view.viewer === chooser;
+    return `${mine ? "you are" : this.name(chooser) + " is"} choosing the game`;
+  }
+
+  /** A mixed table's line: "HORSE · Razz · 3 hands left", "Dealer's choice · 2-7 triple
+   * draw", "8-game · Stud · until the orbit ends", "Dealer's choice · bob is choosing the
+   * game"; null at a table of one game. */
+  mixLine() {
+    const mix = this.mix;
+    if (!mix) return null;
+    const parts = [mix.name];
+    const chooser = this.choosing();
+    if (chooser !== null) return [...parts, this.choosingText(chooser)].join(" · ");
+    parts.push(this.summary.game && this.summary.game.key === mix.game ? this.summary.game.name : nameOf(mix.game));
+    const playing = this.view && this.view.hand_in_progress;
+    if (mix.change === "orbit") parts.push("until the orbit ends");
+    else if (!mix.dealers_choice || mix.hands > 1) {
+      const left = this.mixLeft();
+      if (left > 1 || (left === 1 && !playing)) parts.push(`${left} hands left`.replace(/^1 hands/, "1 hand"));
+      else if (left === 1) parts.push(`last hand${this.nextGame() ? `, then ${this.nextGame()}` : ""}`);
+      else if (this.nextGame()) parts.push(`${this.nextGame()} next`);
+    }
+    return parts.join(" · ");
   }
 
   /** Put ``order`` left of the button first, the button last (the snapshot lists seats
@@ -350,6 +427,12 @@ const ON = {
     // Callers owe the full big blind, even when it is posted all in for less, or not
     // at all by a player all in from an ante (docs/rules.md F3).
     this.owed = e.big_blind;
+    // A new pick at dealer's choice starts a stretch, even of the game played before
+    // (the server says nothing when the game stays the same).
+    if (this.choosing() !== null || this.choice) this.mixDealt = 0;
+    this.mixDealt += 1;
+    this.choice = null; // a pick nobody made in time: the hand is dealt all the same
+    if (this.mix) this.summary.mix = { ...this.mix, choosing: null };
     const g = this.summary && this.summary.game;
     const stakes = e.big_blind ? `blinds ${chips(e.small_blind)}/${chips(e.big_blind)}` : `${g ? g.name : "stakes"}`;
     this.log.push({ hand: e.hand_number, text: `Hand #${e.hand_number}: ${stakes}${e.ante ? `, ante ${chips(e.ante)}` : ""}; ${this.name(e.button)} has the button` });

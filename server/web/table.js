@@ -5,7 +5,7 @@
 // hand log. The viewer draws a stored hand with the same felt, results and log.
 
 import { card, h } from "./dom.js";
-import { POT_NAME, chips, gameName, halfName, stakes } from "./format.js";
+import { POT_NAME, chips, gameName, halfName, nameOf, stakes } from "./format.js";
 
 /** Draw table ``t`` (a TableModel) on the app's page; ``app`` gives the connection to act
  * through and keeps our controls between redraws. */
@@ -15,10 +15,14 @@ export function drawTable(app, t) {
     return;
   }
   const me = t.mySeat();
-  const room = h("div", { class: "room", "data-testid": "room" }, felt(t, me));
+  const room = h("div", { class: "room", "data-testid": "room" }, felt(t, me), gamePicker(app, t, me));
+  const mixLine = t.mixLine();
   const panel = h("aside", { class: "panel" },
     h("h2", {}, t.summary ? t.summary.name : t.id),
-    t.summary ? h("p", { class: "game-line", "data-testid": "game" }, gameName(t.summary), h("span", { class: "muted" }, ` · ${stakes(t.summary)}`)) : null,
+    mixLine ? h("p", { class: "mix-line", "data-testid": "mix" }, mixLine) : null,
+    // A mixed table's line names the game already: here its stakes.
+    t.summary ? h("p", { class: "game-line", "data-testid": "game" }, mixLine ? null : gameName(t.summary),
+      h("span", { class: "muted" }, `${mixLine ? "" : " · "}${stakes(t.summary)}`)) : null,
     t.error ? h("p", { class: "error", "data-testid": "table-error" }, t.error) : null,
     controlsFor(app, t, me), results(t), logView(t));
   app.main.replaceChildren(h("section", { class: "table-screen" }, room, panel));
@@ -35,11 +39,17 @@ function center(t) {
   const pots = v.pots;
   const slots = Math.max(v.board.length, t.streets.reduce((n, st) => n + (st.board || 0), 0));
   const street = v.hand_in_progress && v.street ? `${v.street[0].toUpperCase()}${v.street.slice(1).replace(/_/g, " ")}` : "";
+  // A mixed table names its game on the felt too: on a phone the panel is out of sight.
+  // Under the rest, where no seat reaches at any width.
+  const chooser = v.hand_in_progress ? null : t.choosing();
+  const choosing = chooser !== null ? t.choosingText(chooser) : null;
+  const mixed = t.mix ? h("div", { class: `felt-game${choosing ? " choosing" : ""}`, "data-testid": "felt-game" },
+    choosing ? `${choosing.replace(/^you/, "You")}…` : gameName(t.summary)) : null;
   return h("div", { class: "center" },
     h("div", { class: "board", "data-testid": "board" }, [...Array(slots).keys()].map((i) => v.board[i] ? card(v.board[i]) : h("span", { class: "card slot" }))),
     h("div", { class: "pots", "data-testid": "pots" }, pots.map((amount, n) => h("span", { class: "pot", "data-pot": n }, `${POT_NAME(n)[0].toUpperCase()}${POT_NAME(n).slice(1)}: ${chips(amount)}`))),
-    h("div", { class: "hand-number", "data-testid": "hand-number" }, v.hand_number ? `Hand #${v.hand_number}` : "Waiting for players"),
-    street ? h("div", { class: "street", "data-testid": "street" }, street) : null);
+    choosing ? null : h("div", { class: "hand-number", "data-testid": "hand-number" }, v.hand_number ? `Hand #${v.hand_number}` : "Waiting for players"),
+    street ? h("div", { class: "street", "data-testid": "street" }, street) : null, mixed);
 }
 
 /** A seat's cards in deal order: face down (a back), face up, or ours face down (drawn
@@ -81,11 +91,54 @@ function seats(t, me) {
   return out;
 }
 
+/** Dealer's choice, when the table asks us (``game_choice``, or a snapshot saying we
+ * are choosing): the table's games by name, the one being played marked, a countdown;
+ * a game tapped is sent (``choose_game``). Gone once we picked or the hand is dealt. */
+function gamePicker(app, t, me) {
+  const mix = t.mix;
+  if (!me || !mix || t.view.hand_in_progress) return null;
+  const asked = t.choice && t.choice.seat === me.seat ? t.choice : t.choosing() === me.seat ? { games: mix.games, current: mix.game } : null;
+  if (!asked) return null;
+  const note = h("p", { class: "error", "data-testid": "pick-error" });
+  const pick = async (key, button) => {
+    for (const b of button.parentElement.children) b.disabled = true;
+    try {
+      await app.conn.request({ type: "choose_game", table: t.id, game: key });
+      t.choice = null;
+      t.summary.mix = { ...t.mix, choosing: null };
+      t.line(`You chose ${nameOf(key)}`);
+      app.draw();
+    } catch (err) {
+      note.textContent = err.message;
+      for (const b of button.parentElement.children) b.disabled = false;
+      // Too late (nobody picking in time keeps the game): the picker goes.
+      if (err.code === "illegal" && /no game to pick now/.test(err.message)) { t.choice = null; app.draw(); }
+    }
+  };
+  const games = h("div", { class: "game-choices" }, asked.games.map((key) => {
+    const now = key === asked.current;
+    const b = h("button", { type: "button", class: `game-choice${now ? " current" : ""}`, "data-testid": "choose-game", "data-game": key,
+      "aria-current": now ? "true" : null }, nameOf(key), now ? h("small", {}, "playing now") : null);
+    b.addEventListener("click", () => pick(key, b));
+    return b;
+  }));
+  const clock = asked.seconds ? h("div", { class: "clock pick-clock", "data-testid": "pick-clock" }, h("i"), h("span")) : null;
+  return h("div", { class: "picker", role: "dialog", "aria-label": "choose the game", "data-testid": "game-picker" },
+    h("h3", {}, "Your deal: choose the game"), clock, games,
+    h("p", { class: "muted" }, asked.seconds ? "No pick in time keeps the game being played." : null), note);
+}
+
 /** The countdown of whoever is to act: ours from the action request (decision time,
  * then the time bank), the others' from the table's decision time. */
 export function drawClock(app) {
   const t = app.table;
   if (!t || !t.view) return;
+  const pick = app.main.querySelector(".pick-clock");
+  if (pick && t.choice) {
+    const left = Math.max(0, t.choice.seconds - (performance.now() - t.choice.at) / 1000);
+    pick.children[1].textContent = `${Math.ceil(left)}s to choose`;
+    pick.children[0].style.width = `${(100 * left) / t.choice.seconds}%`;
+  }
   const el = app.main.querySelector(".seat.turn .clock");
   if (!el) return;
   const mine = t.request && t.request.seat === t.view.to_act;
@@ -105,7 +158,7 @@ export function drawClock(app) {
  * amount being typed is not lost when someone else's event redraws the table. */
 function controlsFor(app, t, me) {
   const r = t.request;
-  const key = [t.id, r && r.hand_number, r && r.seq, me && me.seat, me && me.sitting_out, t.view.hand_in_progress].join("/");
+  const key = [t.id, r && r.hand_number, r && r.seq, me && me.seat, me && me.sitting_out, t.view.hand_in_progress, t.choosing()].join("/");
   if (!app.controlsKept || app.controlsKept.key !== key) app.controlsKept = { key, el: controls(app, t, me) };
   return app.controlsKept.el;
 }
@@ -143,7 +196,7 @@ function controls(app, t, me) {
         if (x.type === "leaving") { t.error = "You will stand up when this hand ends."; app.draw(); } else location.hash = "#/";
       } catch (e) { t.error = e.message; app.draw(); }
     } }, "Leave"));
-  if (!r) return h("div", { class: "controls" }, h("p", { class: "muted", "data-testid": "waiting-turn" }, t.view.hand_in_progress ? "Waiting for your turn…" : "Waiting for the next hand…"), seatButtons);
+  if (!r) return h("div", { class: "controls" }, h("p", { class: "muted", "data-testid": "waiting-turn" }, t.view.hand_in_progress ? "Waiting for your turn…" : t.choosing() === me.seat ? "The next hand waits for your pick of the game." : "Waiting for the next hand…"), seatButtons);
   const m = r.menu;
   if (m.can_draw) {
     return h("div", { class: "controls your-turn", "data-testid": "your-turn" }, h("p", {}, "Your turn"),
