@@ -7,9 +7,10 @@ to one seat, and for each ``act`` from the seat asked it answers an ``ack``, sen
 same number of event messages to all six seats as the real server does for an action,
 then asks the next seat. Every ``actions`` acts a ``hand_ended`` event goes to the six
 and a new hand starts. The counts and message sizes come from a run of the real server
-(:class:`Pattern`), so the floor sends the same messages, of the same sizes, in the same
-order of magnitude of work per hand: what is left is the cost of websockets itself and
-of the JSON that any server has to read and write.
+(:class:`Pattern`), in whichever game it dealt (hold'em, pot-limit Omaha, stud: the floor
+knows no game, only how many messages a hand has), so the floor sends the same messages,
+of the same sizes, in the same order of magnitude of work per hand: what is left is the
+cost of websockets itself and of the JSON that any server has to read and write.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ others, all on 127.0.0.1.
     python -m bench.server [--seconds S] [--tables N] [--quick] [--only WORKLOAD]
                            [--db sqlite|pg] [--bot-procs N] [--profile]
 
+WORKLOAD is single, throughput, plo, stud or latency (all of them by default).
+
 Workloads (each a fresh server process and a fresh database):
 
 - throughput: 160 tables of 6 bots that answer every action request at once, with the
@@ -13,6 +15,10 @@ Workloads (each a fresh server process and a fresh database):
   hand, of the same sizes, measured in our run just before) with no engine and no
   database. Goal: at least half the floor's hands per second, at most twice its CPU per
   hand. Measured with the default asyncio loop and with uvloop.
+- throughput plo, throughput stud: the same, at as many tables of pot-limit Omaha and of
+  seven-card stud (the house's stakes, ``server.hosting.house_config``), each followed by
+  its own floor relaying that game's message pattern, as measured just before. Same
+  goals; measured on the best loop only (uvloop where installed), to keep the run short.
 - latency: 50 tables of 6 bots that think 50 ms before each action; p50 and p99 of the
   time from a bot sending its action to the next action request arriving at that table
   (the next seat, or the first of the next hand, which includes storing the hand). Goal:
@@ -25,19 +31,20 @@ Workloads (each a fresh server process and a fresh database):
 - no-db, a diagnostic: the throughput workload with hand writes switched off, to show
   what storing hands costs the server.
 
-Bots check or call, so every hand goes to a showdown: about 24 actions and 320 messages
-from the server a hand. They are minimal websocket clients (``Bot``: asyncio protocols
-that parse the frames themselves and never decode a message they do not answer), so that
-they leave as much of the machine as they can to the server; several hundred of them run
-in each bot process, on uvloop when it is installed. CPU is read from /proc for the server
-process (all its threads) over a fixed window after
-a warm-up; the hands counted are the ``hand_ended`` events seat 0 of each table receives.
+Bots check or call (at stud, bring in when the bring-in is theirs), so every hand goes to
+a showdown: in hold'em about 24 actions and 320 messages from the server a hand. They are
+minimal websocket clients (``Bot``: asyncio protocols that parse the frames themselves and
+never decode a message they do not answer), so that they leave as much of the machine as
+they can to the server; several hundred of them run in each bot process, on uvloop when it
+is installed. CPU is read from /proc for the server process (all its threads) over a fixed
+window after a warm-up; the hands counted are the ``hand_ended`` events seat 0 of each
+table receives.
 
 The server runs as the bench's own ``--serve`` process, as ``pokerroom serve`` runs it
 but with the per-connection rate limit off (bots act faster than people). Every process
-the bench starts is on 127.0.0.1 and stops by itself; a whole run takes about 4.5
-minutes (``--quick``: about 1.5). ``--profile`` runs only the throughput workload (or
-the latency one, with ``--only latency``), with cProfile on in the server during the
+the bench starts is on 127.0.0.1 and stops by itself; a whole run takes about 6
+minutes (``--quick``: about 2). ``--profile`` runs only the throughput workload (or
+those ``--only`` names: plo, stud, latency), with cProfile on in the server during the
 measured window, and prints where its event loop's time went.
 
 ``--against PATH`` compares our server with another checkout of it (say, the commit
@@ -46,7 +53,9 @@ run alternately with the server from here and from PATH, twice each, with the sa
 and the table of medians ends with the ratios here/there.
 
 Modes used internally: ``--serve`` (our server), ``--floor`` (the relay floor) and
-``--bots`` (a bot process); each stops by itself after ``--lifetime`` seconds.
+``--bots`` (a bot process); each stops by itself after ``--lifetime`` seconds. ``--serve
+--game KEY`` deals that game (hold'em by default) and says the buy-in its tables take,
+which the bench passes on to the bots (``--buy-in``).
 """
 
 from __future__ import annotations
@@ -73,15 +82,25 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 # Run as a script, bench/ comes first on sys.path and bench/engine.py would hide the
 # engine package: drop it (python -m bench.server needs no help).
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
+if TYPE_CHECKING:
+    from engine import TableConfig
+
 ROOT = Path(__file__).resolve().parent.parent
 PG_ADMIN = os.environ.get("POKERROOM_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
-BUY_IN = 1_000_000  # 500,000 big blinds: a calling station never busts in a bench run
+BUY_IN_UNITS = 500_000
+"""The buy-in in big blinds (or small bets, without blinds): a calling station never busts
+in a bench run."""
+BUY_IN = BUY_IN_UNITS * 2
+"""Hold'em's buy-in, at blinds of 1/2; what a server that does not say its buy-in (a
+checkout from before ``--game``, under ``--against``) takes."""
+GAMES = ("plo", "stud")
+"""The games of the throughput rows beside hold'em's, as ``--only`` names them."""
 SEATS = 6
 HAND_SECONDS = 1.2
 """About one hand at 50 ms a decision (24 decisions): the staggered latency row starts its
@@ -145,8 +164,23 @@ def profile_on_signals(path: str) -> None:
     loop.add_signal_handler(signal.SIGUSR2, dump)
 
 
+def bench_config(key: str) -> TableConfig:
+    """The ``TableConfig`` of the bench's tables of game ``key``: 6 seats, and a buy-in of
+    ``BUY_IN_UNITS`` in the game's unit. Hold'em keeps the bench's blinds of 1/2 (so its
+    rows stay comparable with earlier runs and with ``--against``); the other games are at
+    the house's stakes, ``server.hosting.house_config``."""
+    import dataclasses
+
+    import engine
+    from server.hosting import house_config
+
+    if key == "nlhe":
+        return engine.TableConfig(small_blind=1, big_blind=2, seats=SEATS, max_buy_in=BUY_IN)
+    config = house_config(engine.game(key), SEATS)
+    return dataclasses.replace(config, max_buy_in=BUY_IN_UNITS * config.unit)
+
+
 async def serve_ours(args: argparse.Namespace) -> int:
-    from engine import TableConfig
     from server import hosting as server_hosting
     from server.app import PokerServer, ServerSettings
     from server.store import Store
@@ -164,7 +198,7 @@ async def serve_ours(args: argparse.Namespace) -> int:
     async with Store.open(args.db_url, upgrade=True) as store:  # as the server opens it
         app = PokerServer(store, settings)
         async with app.running() as server:
-            config = TableConfig(small_blind=1, big_blind=2, seats=SEATS, max_buy_in=BUY_IN)
+            config = bench_config(args.game)
             for i in range(args.tables):
                 await app.hosting.create_table(
                     f"b{i}", config, decision_seconds=args.decision_seconds, time_bank_seconds=0.0
@@ -173,7 +207,7 @@ async def serve_ours(args: argparse.Namespace) -> int:
                 if task.get_name().startswith("table "):
                     task.add_done_callback(report_table_end)
             port = next(iter(server.sockets)).getsockname()[1]
-            print(json.dumps({"port": port}), flush=True)
+            print(json.dumps({"port": port, "buy_in": config.max_buy_in}), flush=True)
             try:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stop, args.lifetime)
@@ -263,7 +297,7 @@ class Bot(asyncio.Protocol):
     pings and closes. Its frames carry a zero masking key (legal, and any server accepts
     it: masking protects proxies, of which loopback has none), so that sending costs no
     XOR. It looks at the start of each message and decodes none: an action request gets
-    a check (or a call, if checking is not on its menu).
+    a check (or a bring-in, if one is due, else a call, if checking is not on its menu).
     """
 
     def __init__(self, stats: Stats, clock: TableClock, table: str, seat: int, think: float):
@@ -384,7 +418,12 @@ class Bot(asyncio.Protocol):
                 self.clock.sent = 0.0
             self.saw_hand_end = False
             self.acts += 1
-            action = b"check" if b'"can_check":true' in text else b"call"
+            if b'"can_check":true' in text:
+                action = b"check"
+            elif b'"can_bring_in":true' in text:  # stud: bring-in, complete or fold only
+                action = b"bring_in"
+            else:
+                action = b"call"
             act = self.act_start + b'%d","action":"%s"}' % (self.acts, action)
             if self.think:
                 # uvloop reads its clock once per turn of the loop: a timer set late in a
@@ -440,7 +479,7 @@ async def bots_main(args: argparse.Namespace) -> int:
             await asyncio.wait_for(bot.welcome, 60)
 
     def sit(bot: Bot) -> asyncio.Future[None]:
-        sit = {"type": "sit", "table": bot.table, "seat": bot.seat, "buy_in": BUY_IN}
+        sit = {"type": "sit", "table": bot.table, "seat": bot.seat, "buy_in": args.buy_in}
         bot.send({**sit, "wait_for_big_blind": False})
         return bot.seated
 
@@ -687,8 +726,10 @@ async def run_workload(
     stagger: float = 0.0,
     pattern: Any = None,
     bot_procs: int | None = None,
+    game: str = "nlhe",
 ) -> Result:
-    """One run: start the server (ours or the floor), the bots, warm up, measure, stop."""
+    """One run: start the server (ours or the floor), the bots, warm up, measure, stop.
+    Our server deals ``game``; the floor relays ``pattern``, whatever game it is from."""
     loop_name = "uvloop" if uvloop else "asyncio"
     result = Result(workload, server, loop_name, tables)
     log = options.folder / f"{workload}-{server}-{loop_name}.log".replace(" ", "-")
@@ -703,6 +744,7 @@ async def run_workload(
             if server in ("ours", "no-db", "before"):
                 args += ["--serve", "--db-url", url, "--decision-seconds", "30"]
                 args += ["--no-hand-writes"] if server == "no-db" else []
+                args += ["--game", game] if game != "nlhe" else []  # as older checkouts
                 if server == "before":
                     assert options.against is not None
                     root = options.against
@@ -710,14 +752,15 @@ async def run_workload(
                 args += ["--floor", "--pattern", pattern.to_json()]
             main = await Child.start(server, *args, log=log, root=root)
             children.append(main)
-            port = str((await main.read(120))["port"])
+            said = await main.read(120)
+            port, buy_in = str(said["port"]), str(said.get("buy_in", BUY_IN))
             procs = min(bot_procs or options.bot_procs, tables)
             for i in range(procs):
                 first, last = tables * i // procs, tables * (i + 1) // procs
                 bot_args = ["--bots", "--port", port, "--first", str(first)]
                 bot_args += ["--count", str(last - first), "--think", str(think)]
                 bot_args += ["--stagger", str(stagger / tables)]
-                bot_args += ["--lifetime", lifetime, "--uvloop"]
+                bot_args += ["--lifetime", lifetime, "--uvloop", "--buy-in", buy_in]
                 children.append(await Child.start(f"bots {i}", *bot_args, log=log))
             bots = children[1:]
             for step in ("welcomed", "ready"):
@@ -818,6 +861,21 @@ def print_results(results: list[Result]) -> None:
             print(f"    errors {r.errors}, connections lost {r.lost}: {r.error_sample[:2]}")
 
 
+def print_patterns(results: list[Result], games: dict[str, str]) -> None:
+    """The message pattern of a hand of each game's throughput row (``games``: the row's
+    workload, the game's name), as its floor relays it."""
+    for workload, game in games.items():
+        measured = [r for r in results if r.workload == workload and r.server == "ours"]
+        if measured and measured[0].hands:
+            p = measured[0].pattern()
+            print(
+                f"a hand of {game}: {p.actions:.1f} action requests and acks, {p.fanouts:.1f} "
+                f"events to each of 6 seats ({p.event_bytes} bytes on average): "
+                f"{2 * p.actions + SEATS * p.fanouts:.0f} messages from the server; its floor "
+                "relays the same"
+            )
+
+
 def compare(results: list[Result], workload: str, loop: str) -> tuple[Result, Result] | None:
     pair = [r for r in results if r.workload == workload and r.loop == loop and not r.failed]
     ours = [r for r in pair if r.server == "ours"]
@@ -825,21 +883,22 @@ def compare(results: list[Result], workload: str, loop: str) -> tuple[Result, Re
     return (ours[0], floor[0]) if ours and floor and ours[0].hands and floor[0].hands else None
 
 
-def print_goals(results: list[Result], throughput: str, latency: tuple[str, ...]) -> bool:
+def print_goals(results: list[Result], throughputs: list[str], latency: tuple[str, ...]) -> bool:
     print()
     ok = True
-    for loop in ("asyncio", "uvloop"):
-        pair = compare(results, throughput, loop)
-        if pair is None:
-            continue
-        ours, floor = pair
-        rate, cpu = ours.rate / floor.rate, ours.cpu_ms / floor.cpu_ms
-        met = rate >= 0.5 and cpu <= 2.0
-        ok &= met
-        print(
-            f"{throughput} ({loop}): ours/floor hands/s {rate:.2f} (goal >= 0.5), "
-            f"CPU/hand {cpu:.2f}x the floor's (goal <= 2): {'yes' if met else 'NO'}"
-        )
+    for throughput in throughputs:
+        for loop in ("asyncio", "uvloop"):
+            pair = compare(results, throughput, loop)
+            if pair is None:
+                continue
+            ours, floor = pair
+            rate, cpu = ours.rate / floor.rate, ours.cpu_ms / floor.cpu_ms
+            met = rate >= 0.5 and cpu <= 2.0
+            ok &= met
+            print(
+                f"{throughput} ({loop}): ours/floor hands/s {rate:.2f} (goal >= 0.5), "
+                f"CPU/hand {cpu:.2f}x the floor's (goal <= 2): {'yes' if met else 'NO'}"
+            )
     for r in results:
         if r.workload in latency and not r.failed and r.all_latency:
             p99 = percentile(r.all_latency, 0.99)
@@ -896,6 +955,7 @@ async def bench(args: argparse.Namespace) -> int:
         )  # fmt: skip
         single = "1 table x 6"
         throughput = f"throughput {args.tables}x6"
+        game_throughput = {key: f"throughput {key} {args.tables}x6" for key in GAMES}
         latency = f"latency {args.latency_tables}x6, 50 ms"
         staggered = f"{latency}, staggered"
         start = time.monotonic()
@@ -908,13 +968,14 @@ async def bench(args: argparse.Namespace) -> int:
 
         best = loops[-1]
         # --against runs its own rows, and none of the others
-        only = set(args.only or ["single", "throughput", "latency"]) if not args.against else set()
+        everything = ["single", "throughput", *GAMES, "latency"]
+        only = set(args.only or everything) if not args.against else set()
         if options.against is not None:
             await against(
                 options, args, step=step, throughput=throughput, latency=latency, uvloop=best
             )
         if args.profile:  # our server alone, in the throughput workload unless --only says
-            only = set(args.only or ["throughput"]) & {"throughput", "latency"}
+            only = set(args.only or ["throughput"]) & {"throughput", *GAMES, "latency"}
             loops = [best]
         if "single" in only:
             ours = await step(
@@ -947,6 +1008,8 @@ async def bench(args: argparse.Namespace) -> int:
                 "throughput, hands not stored",
                 run_workload(options, throughput, "no-db", args.tables, uvloop=best),
             )
+        for key in [key for key in GAMES if key in only]:
+            await game_rows(options, args, key, game_throughput[key], step=step, uvloop=best)
         for use in reversed(loops) if "latency" in only else []:
             name = "uvloop" if use else "asyncio"
             await step(
@@ -969,20 +1032,13 @@ async def bench(args: argparse.Namespace) -> int:
         f"{'an SQLite file' if args.db == 'sqlite' else 'PostgreSQL'}; {os.cpu_count()} cores; "
         f"{args.warmup:g} s warm-up and {args.seconds:g} s measured per row; {took:.0f} s in all"
     )
-    for r in results:
-        if r.server == "ours" and r.hands and r.workload.startswith("throughput"):
-            p = r.pattern()
-            print(
-                f"a hand: {p.actions:.1f} action requests and acks, {p.fanouts:.1f} events to "
-                f"each of 6 seats ({p.event_bytes} bytes on average): "
-                f"{2 * p.actions + SEATS * p.fanouts:.0f} messages from the server; the floor "
-                "relays the same"
-            )
-            break
+    games = {throughput: "hold'em", **{game_throughput[key]: key for key in GAMES}}
+    print_patterns(results, games)
     notes += [
         f"bots: {args.bot_procs} processes (1 for the single table) of minimal websocket "
-        f"clients on uvloop, checking or calling; they share the {os.cpu_count()} cores with "
-        "the server, so hands/s is bounded by both (1 process gave the same numbers)",
+        f"clients on uvloop, checking or calling (bringing in at stud); they share the "
+        f"{os.cpu_count()} cores with the server, so hands/s is bounded by both (1 process "
+        "gave the same numbers)",
         "our server as the bench runs it: the store as the server opens it, the rate limit "
         "off (bots act faster than 20 messages a second)",
         "no-db: our server with hand writes switched off, to show what storing hands costs",
@@ -996,10 +1052,35 @@ async def bench(args: argparse.Namespace) -> int:
         print(f"- {note}")
     print_results(results)
     if args.against is None:
-        ok = print_goals(results, throughput, (latency, staggered))
+        ok = print_goals(results, list(games), (latency, staggered))
     else:  # a comparison: no goals
         ok = print_against(results, args.against)
     return 0 if ok else 1
+
+
+async def game_rows(
+    options: Options,
+    args: argparse.Namespace,
+    game: str,
+    workload: str,
+    *,
+    step: Callable[[str, Awaitable[Result]], Awaitable[Result]],
+    uvloop: bool,
+) -> None:
+    """The throughput rows of a game besides hold'em: ours, then a floor relaying the
+    message pattern of that game's hands; on one loop, the best there is."""
+    name = "uvloop" if uvloop else "asyncio"
+    ours = await step(
+        f"throughput {game}, {name}",
+        run_workload(options, workload, "ours", args.tables, uvloop=uvloop, game=game),
+    )
+    if ours.hands and not args.profile:
+        await step(
+            f"throughput {game} floor, {name}",
+            run_workload(
+                options, workload, "floor", args.tables, uvloop=uvloop, pattern=ours.pattern()
+            ),
+        )
 
 
 async def against(
@@ -1065,7 +1146,7 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
     parser.add_argument("--quick", action="store_true", help="5 s rows, uvloop only")
     parser.add_argument(
-        "--only", action="append", choices=["single", "throughput", "latency"],
+        "--only", action="append", choices=["single", "throughput", *GAMES, "latency"],
         help="run only this workload (may be repeated)",
     )  # fmt: skip
     parser.add_argument("--bot-procs", type=int, default=2, help="bot processes (2)")
@@ -1097,6 +1178,8 @@ def main() -> int:
     parser.add_argument("--stagger", type=float, default=0.0, help=argparse.SUPPRESS)
     parser.add_argument("--lifetime", type=float, default=600.0, help=argparse.SUPPRESS)
     parser.add_argument("--decision-seconds", type=float, default=30.0, help=argparse.SUPPRESS)
+    parser.add_argument("--game", default="nlhe", help=argparse.SUPPRESS)
+    parser.add_argument("--buy-in", type=int, default=BUY_IN, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         return run_loop(serve_ours(args), args.uvloop and has_uvloop())
