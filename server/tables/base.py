@@ -179,6 +179,7 @@ class TableState:
         self.rotation = None if self.settings.mix is None else Rotation(self.settings.mix)
         self._rotated = 0  # hands_played when the rotation last moved on
         self._choice: tuple[int, float] | None = None  # dealer's choice: (seat, deadline)
+        self._choice_resend: int | None = None  # the chooser is back: ask them again
         # Stored hands (storing.py).
         self._finished_through = 0  # hand number of the last hand over (being stored)
         self._stored_through = 0  # hand number of the last hand stored

@@ -12,7 +12,7 @@ from functools import partial
 from typing import Any
 
 from server import protocol
-from server.tables.base import Subscriber, TableError
+from server.tables.base import Player, Subscriber, TableError
 from server.tables.storing import Storing
 
 log = logging.getLogger("pokerroom")
@@ -36,15 +36,15 @@ class Mixing(Storing):
             self._rotated = self.hands_played
         if rotation.needs_choice:
             chooser = self._chooser(ready)
-            if chooser in self.house:
-                rotation = rotation.choose(self._house_pick(chooser))
-            elif self._choice is None or self._choice[0] != chooser:
-                self._ask_for_game(chooser)
-                self.rotation = rotation
+            self.rotation = rotation
+            if chooser not in self.house:  # a person picks: wait for it
+                if self._choice is None or self._choice[0] != chooser:
+                    self._ask_for_game(chooser)
+                elif self._choice_resend == chooser:  # back after a reconnection: ask again
+                    self._send_choice(chooser)
+                self._choice_resend = None
                 return False
-            else:
-                self.rotation = rotation
-                return False
+            rotation = rotation.choose(self._house_pick(chooser))
         self._choice = None
         self.rotation = rotation
         config = rotation.mix.config(
@@ -82,20 +82,38 @@ class Mixing(Storing):
         return games[(games.index(rotation.game.key) + 1) % len(games)]
 
     def _ask_for_game(self, seat: int) -> None:
-        """Ask ``seat`` to pick the next game, within the decision time."""
-        rotation = self.rotation
-        assert rotation is not None
+        """Ask ``seat`` to pick the next game, within the decision time, and tell everyone
+        else who is choosing."""
         self._choice = (seat, self.clock() + self.settings.decision_seconds)
-        session = self.seats[seat].session
-        self.publish_summary()  # the lobby and spectators see who is choosing
-        if session is None:
+        self.publish_summary()  # the lobby and the bus see who is choosing
+        choosing = protocol.dumps(
+            {"type": "game_choosing", "table": self.settings.table_id, "seat": seat,
+             "seconds": self.settings.decision_seconds}
+        )  # fmt: skip
+        chooser = self.seats[seat].session
+        for session in list(self.subscribers):
+            if session is not chooser:
+                self._deliver(session, partial(session.send, choosing))
+        self._send_choice(seat)
+
+    def _send_choice(self, seat: int) -> None:
+        """The chooser's ``game_choice``, with the seconds left to pick."""
+        rotation, session, left = self.rotation, self.seats[seat].session, self._choice_left()
+        if rotation is None or session is None or left is None:
             return
         request = protocol.dumps(
             {"type": "game_choice", "table": self.settings.table_id, "seat": seat,
              "games": [g.key for g in rotation.mix.games], "current": rotation.game.key,
-             "seconds": self.settings.decision_seconds}
+             "seconds": round(left, 3)}
         )  # fmt: skip
         self._deliver(session, partial(session.send, request, urgent=True))
+
+    def _cmd_resume(self, session: Subscriber, player: Player, last_seq: int) -> dict[str, Any]:
+        reply = super()._cmd_resume(session, player, last_seq)
+        seat = self._seat_of_player(player)
+        if seat is not None and self._choice is not None and self._choice[0] == seat:
+            self._choice_resend = seat  # asked again once the reply is out (the loop)
+        return reply
 
     def _choice_left(self) -> float | None:
         """Seconds left for the pick the table waits for, or None if it waits for none."""

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import ClientConnection, connect
 
 import engine
 from server.bots import load_bot as engine_bot
@@ -220,3 +220,46 @@ async def test_an_sdk_bot_picks_at_dealers_choice_and_follows_each_game(tmp_path
         assert "27td" in picker.games and len(picker.games) >= 2  # the house picks the others
         assert picker.mismatches == 0
         await host.close()
+
+
+async def test_everyone_hears_who_chooses_and_a_chooser_back_is_asked_again(
+    tmp_path: Path,
+) -> None:
+    async with demo_server(tmp_path / "s.db", bots=0) as demo:
+        chooser = await connect(f"ws://{demo.address}/ws")
+        await send(chooser, type="hello", name="dealer")
+        session = (await until_reply_type(chooser, "welcome"))["session"]
+        made = await create(chooser, mix="choice", games=["razz", "5cd"], small_bet=20, seats=2,
+                            decision_seconds=5)  # fmt: skip
+        table = made["table"]["id"]
+        watcher = await hello(demo.address, "watcher")
+        await send(watcher, type="spectate", table=table, id="w")
+        await until_reply(watcher, "w")
+        await send(chooser, type="sit", table=table, seat=0, buy_in=2_000,
+                   wait_for_big_blind=False)  # fmt: skip
+        runner = demo.server.hosting.tables[table]
+        await demo.server.hosting.add_house_bots(runner, {1: ("bot", "calling-station")}, 2_000)
+        asked = await until_reply_type(chooser, "game_choice")
+        told = await until_reply_type(watcher, "game_choosing")
+        assert (told["seat"], told["seconds"]) == (asked["seat"], 5)
+        last_seq = runner.seq
+        await chooser.close()
+        again = await connect(f"ws://{demo.address}/ws")
+        await send(again, type="hello", session=session)
+        await until_reply_type(again, "welcome")
+        await send(again, type="resume", table=table, last_seq=last_seq)
+        await until_reply_type(again, "resumed")
+        reasked = await until_reply_type(again, "game_choice")
+        assert reasked["games"] == ["razz", "5cd"] and 0 < reasked["seconds"] < 5
+        await send(again, type="choose_game", table=table, game="5cd", id="p")
+        assert (await until_reply(again, "p"))["type"] == "game_chosen"
+        await again.close()
+        await watcher.close()
+
+
+async def until_reply_type(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    async with asyncio.timeout(10):
+        while True:
+            message = json.loads(await ws.recv())
+            if message["type"] == kind:
+                return message  # type: ignore[no-any-return]
