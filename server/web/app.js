@@ -66,8 +66,6 @@ class App {
     } catch (err) {
       this.table.error = err.message;
     }
-    const t = this.table;
-    if (t && t.view && t.mix && t.mix.dealers_choice && !t.view.hand_in_progress) this.watchChoosing(t);
     this.draw();
   }
 
@@ -81,13 +79,15 @@ class App {
         t.seq = m.seq;
         t.apply(m.event);
         if (m.event.type === "player_sat") this.refreshNames();
-        if (m.event.type === "hand_ended" && t.mix && t.mix.dealers_choice) this.watchChoosing(t);
         break;
       case "snapshot": // ours, on taking a seat
         t.setSnapshot(m);
         break;
       case "game_changed": // a mixed table's next game, between hands
         t.changeGame(m.summary);
+        break;
+      case "game_choosing": // dealer's choice: someone else is picking the next game
+        if (t.mix) t.summary.mix = { ...t.mix, choosing: m.seat };
         break;
       case "game_choice": // dealer's choice: ours to pick
         t.choice = { ...m, at: performance.now() };
@@ -120,28 +120,6 @@ class App {
       }
       this.draw();
     } catch { /* the next event tries again */ }
-  }
-
-  /** Dealer's choice: between hands, whoever deals next may be picking the game. The
-   * table tells only the picker (game_choice); everyone else sees it in the table's
-   * summary (mix.choosing), looked up while no hand is being played. */
-  async watchChoosing(t) {
-    if (t.watchingChoice) return;
-    t.watchingChoice = true;
-    try {
-      for (let tries = 0; tries < 600 && this.table === t && !t.view.hand_in_progress; tries++) {
-        await new Promise((resolve) => setTimeout(resolve, tries ? 1000 : 300));
-        if (this.table !== t || t.view.hand_in_progress) break;
-        let r;
-        try { r = await this.conn.request({ type: "list_tables" }); } catch { continue; }
-        const summary = r.tables.find((x) => x.id === t.id);
-        if (!summary || !summary.mix || t.view.hand_in_progress) continue;
-        const choosing = summary.mix.choosing;
-        if (choosing !== t.choosing()) { t.summary.mix = { ...t.mix, choosing }; this.draw(); }
-      }
-    } finally {
-      t.watchingChoice = false;
-    }
   }
 
   route() {
