@@ -17,6 +17,7 @@ from sqlalchemy import select
 from websockets.asyncio.client import ClientConnection, connect
 
 from engine import HandStarted, TableConfig, history
+from engine import game as engine_game
 from server.app import PokerServer, ServerSettings
 from server.bots import CallingStation, RandomBot, TightAggressive
 from server.export.seat import seen_from
@@ -25,7 +26,7 @@ from server.store.models import Hand as HandRecord
 from server.store.models import HandPlayer
 from tests.server.conftest import Demo, demo_server, play_hands
 from tests.server.test_export_pokerstars import NAMES, dead_button_hand
-from tests.server.test_protocol_doc import check_server_message
+from tests.server.test_protocol_doc import check_server_message, example_server
 
 SEAT = 5  # the demo table's house bots hold seats 0 to 3
 HAND_EVENTS = frozenset(
@@ -199,8 +200,10 @@ async def test_hands_lists_the_hands_you_played_newest_first_with_your_seat_and_
         assert abs(dt.datetime.now(dt.UTC) - when) < dt.timedelta(minutes=1)
     assert folded(live)  # a hand she folded is hers too
     assert sorted(item.keys()) == sorted(
-        ["id", "table", "hand_number", "started_at", "pot", "board", "seat", "net", "players"]
-    )
+        ["id", "table", "hand_number", "game", "started_at", "pot", "board", "seat", "net",
+         "players"]
+    )  # fmt: skip
+    assert {item["game"] for item in listed} == {"nlhe"}
 
 
 async def test_hands_pages_back_with_before_and_limit(demo: Demo) -> None:
@@ -230,6 +233,7 @@ async def test_hand_replays_the_events_you_received_live_and_hides_what_you_did_
         assert {k: v for k, v in reply.items() if k not in ("events", "phh", "pokerstars")} == {
             "type": "hand", "hand_id": item["id"], "table": "demo", "hand_number": number,
             "started_at": item["started_at"], "seat": SEAT, "players": item["players"],
+            "game": engine_game("nlhe").to_dict(), "bring_in": 0, "small_bet": 0, "big_bet": 0,
             "small_blind": 50, "big_blind": 100, "ante": 0, "re": "q",
         }  # fmt: skip
 
@@ -457,3 +461,60 @@ async def test_every_players_view_of_every_hand_of_a_long_bot_session_replays(
                 wrong.append((info.hand_id, f"p{position + 1}", result.status, result.message))
     assert wrong == [], f"{len(wrong)} of {views} views do not replay"
     assert mucked_unseen > 0 and noted > 0 and views > 2 * SESSION_HANDS
+
+
+async def play_one_hand(ws: ClientConnection, table: str) -> None:
+    """Bring in, stand pat, check or call until the player's second hand starts (the first
+    is stored by then)."""
+    async with asyncio.timeout(30):
+        while True:
+            message = json.loads(await ws.recv())
+            if message["type"] == "event" and message["hand_number"] == 2:
+                return
+            if message["type"] == "action_request":
+                menu = message["menu"]
+                act: dict[str, Any] = (
+                    {"action": "draw", "discard": []} if menu["can_draw"]
+                    else {"action": "bring_in"} if menu["can_bring_in"]
+                    else {"action": "check" if menu["can_check"] else "call"}
+                )  # fmt: skip
+                await send(ws, type="act", table=table, action_id=f"a{message['seq']}", **act)
+
+
+@pytest.mark.parametrize(
+    ("game", "stakes", "dealt_by_pokerstars"),
+    [
+        ("stud", {"ante": 10, "ante_kind": "per_player", "bring_in": 25, "small_bet": 100}, True),
+        ("5cd", {"small_blind": 50, "big_blind": 100}, True),
+        ("dice", {"small_blind": 50, "big_blind": 100}, False),
+    ],
+)
+async def test_a_hand_of_any_game_comes_back_with_its_game_and_fits_the_schema(
+    tmp_path: Path, game: str, stakes: dict[str, int], dealt_by_pokerstars: bool
+) -> None:
+    async with (
+        example_server(tmp_path) as address,
+        connect(f"ws://{address}/ws") as alice,
+        connect(f"ws://{address}/ws") as bob,
+    ):
+        await send(alice, type="hello", name="alice")
+        created = await ask(alice, type="create_table", name="Game", game=game, seats=2, **stakes)
+        table = created["table"]["id"]
+        assert created["table"]["game"] == engine_game(game).to_dict()
+        buy_in = created["table"]["min_buy_in"]
+        for n, ws in enumerate((alice, bob)):
+            if n:
+                await send(ws, type="hello", name="bob")
+            await send(ws, type="sit", table=table, seat=n, buy_in=buy_in)
+        await asyncio.gather(play_one_hand(alice, table), play_one_hand(bob, table))
+        (listed,) = (await ask(alice, type="hands"))["hands"]
+        reply = await ask(alice, type="hand", hand_id=listed["id"])
+    assert listed["game"] == game
+    assert reply["game"] == engine_game(game).to_dict()
+    assert (reply["pokerstars"] is not None) == dealt_by_pokerstars
+    # What Bob held stays hidden: his down cards, and what he drew.
+    for event in reply["events"]:
+        if event["type"] == "hole_cards_dealt" and event["seat"] == 1:
+            assert event["cards"] is None
+        if event["type"] == "cards_drawn" and event["seat"] == 1 and not event["face_up"]:
+            assert event["discarded"] is None and event["drawn"] is None

@@ -32,13 +32,13 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from engine import TableConfig
-from server import connections
+from server import connections, hosting
 from server.app import PokerServer, ServerSettings
 from server.bots import load_bot
 from server.fairness import HandIdentity, Shuffle, commitment, deck_from_seed, verify_stored
 from server.protocol import client_schema
 from server.store import Store
-from server.tables import TableSettings
+from server.tables import TableRunner, TableSettings
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 DOC = DOCS / "protocol.md"
@@ -330,20 +330,31 @@ def fixed_shuffle(table: str, hand_number: int) -> Shuffle:
     return Shuffle(HandIdentity(table, hand_number), seed)
 
 
+def seeded_runner(*args: Any, **kwargs: Any) -> TableRunner:
+    """A table whose seeds are :func:`fixed_shuffle`'s, from before its first hand."""
+    runner = TableRunner(*args, **kwargs)
+    runner.new_shuffle = fixed_shuffle
+    return runner
+
+
 @contextlib.asynccontextmanager
 async def example_server(tmp_path: Path, **settings: Any) -> AsyncIterator[str]:
     """The document's server: table "demo" (3 seats, blinds 50/100, buy-ins 4,000 to
-    20,000), seeds fixed, house bot "house-0", a calling station, in seat 0, and tables
-    players create closing after a second idle.
-    ``settings`` change the server's settings (tests other than the examples)."""
+    20,000), house bot "house-0", a calling station, in seat 0, the seeds of every table
+    fixed (those players create too), and tables players create closing after a second
+    idle. ``settings`` change the server's settings (tests other than the examples)."""
     options = {"port": 0, "house_think_seconds": 0.0, "idle_table_seconds": 1.0, **settings}
-    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'doc.db'}") as store:
+    async with (
+        Store.open(f"sqlite+aiosqlite:///{tmp_path / 'doc.db'}") as store,
+        contextlib.AsyncExitStack() as stack,
+    ):
+        patch = stack.enter_context(pytest.MonkeyPatch.context())
+        patch.setattr(hosting, "TableRunner", seeded_runner)
         app = PokerServer(store, ServerSettings(**options))
         async with app.running() as ws_server:
             runner = await app.hosting.create_table(
                 "Demo", TableConfig(small_blind=50, big_blind=100, seats=3)
             )
-            runner.new_shuffle = fixed_shuffle  # before anyone sits: no hand has started
             bot = {0: ("house-0", load_bot("calling-station"))}
             await app.hosting.add_house_bots(runner, bot, stack=10_000)
             port = next(iter(ws_server.sockets)).getsockname()[1]
