@@ -518,3 +518,62 @@ async def test_a_hand_of_any_game_comes_back_with_its_game_and_fits_the_schema(
             assert event["cards"] is None
         if event["type"] == "cards_drawn" and event["seat"] == 1 and not event["face_up"]:
             assert event["discarded"] is None and event["drawn"] is None
+
+
+async def play_checked(ws: ClientConnection, table: str, hands: int) -> list[dict[str, Any]]:
+    """Bring in, check or call until hand ``hands + 1`` starts: every message received,
+    each checked against the protocol's schema."""
+    seen: list[dict[str, Any]] = []
+    async with asyncio.timeout(30):
+        while True:
+            message = json.loads(await ws.recv())
+            check_server_message(message, f"message {len(seen)}")
+            seen.append(message)
+            if message["type"] == "event" and message["hand_number"] == hands + 1:
+                return seen
+            if message["type"] == "action_request":
+                menu = message["menu"]
+                act: dict[str, Any] = (
+                    {"action": "bring_in"} if menu["can_bring_in"]
+                    else {"action": "check" if menu["can_check"] else "call"}
+                )  # fmt: skip
+                await send(ws, type="act", table=table, action_id=f"a{message['seq']}", **act)
+
+
+async def test_the_hands_of_a_mixed_table_come_back_each_with_the_game_it_dealt(
+    tmp_path: Path,
+) -> None:
+    async with (
+        example_server(tmp_path) as address,
+        connect(f"ws://{address}/ws") as alice,
+        connect(f"ws://{address}/ws") as bob,
+    ):
+        await send(alice, type="hello", name="alice")
+        created = await ask(alice, type="create_table", name="Horse", mix="horse", every=1,
+                            small_bet=100, big_bet=200, seats=2)  # fmt: skip
+        table = created["table"]["id"]
+        assert created["table"]["mix"]["games"] == ["flhe", "flo8", "razz", "stud", "stud8"]
+        for n, ws in enumerate((alice, bob)):
+            if n:
+                await send(ws, type="hello", name="bob")
+            await send(ws, type="sit", table=table, seat=n, buy_in=4_000)
+        seen: list[dict[str, Any]]
+        seen, _ = await asyncio.gather(play_checked(alice, table, 2), play_checked(bob, table, 2))
+        (listed_flo8, listed_flhe) = (await ask(alice, type="hands"))["hands"]
+        replies = [
+            await ask(alice, type="hand", hand_id=h["id"]) for h in (listed_flhe, listed_flo8)
+        ]
+    # One hand of each game, each game announced before its first hand.
+    changes = [m["summary"] for m in seen if m["type"] == "game_changed"]
+    assert [(c["game"]["key"], c["mix"]["game"], c["mix"]["hands_left"]) for c in changes] == [
+        ("flo8", "flo8", 1), ("razz", "razz", 1),
+    ]  # fmt: skip
+    assert changes[1]["ante"] == 20 and changes[1]["bring_in"] == 50  # razz at limits 100/200
+    assert (listed_flhe["game"], listed_flo8["game"]) == ("flhe", "flo8")
+    assert [r["game"] for r in replies] == [
+        engine_game("flhe").to_dict(),
+        engine_game("flo8").to_dict(),
+    ]
+    assert [(r["small_blind"], r["big_blind"], r["small_bet"]) for r in replies] == [
+        (50, 100, 100), (50, 100, 100),
+    ]  # fmt: skip

@@ -31,7 +31,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from engine import TableConfig
+from engine import MIXES, TableConfig, dealers_choice
 from server import connections, hosting
 from server.app import PokerServer, ServerSettings
 from server.bots import load_bot
@@ -560,6 +560,16 @@ def test_the_limits_table_gives_the_servers_numbers() -> None:
     ]
     text = DOC.read_text(encoding="utf-8")
     assert [row for row in rows if row not in text] == []
+
+
+def test_the_mixes_table_gives_the_engines_hands_and_seats() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("\n## Mixed games\n", 1)[1].split("\n## ", 1)[0]
+    for key, mix in MIXES.items():
+        row = next(line for line in section.splitlines() if line.startswith(f"| `{key}` |"))
+        assert row.endswith(f"| every {mix.hands} hands | {mix.max_players} |"), row
+    assert dealers_choice(["nlhe", "razz"]).hands == 1  # "every hand: the next dealer picks"
+    assert "| `choice` | `games`: 2 to 20 presets' keys, each once | every hand:" in section
 
 
 # -- a real session against the schema -------------------------------------------------------
