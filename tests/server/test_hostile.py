@@ -419,6 +419,18 @@ def malformed_probes(r: int) -> list[Probe]:
         {"type": "act", "table": ["demo"], "action_id": "a", "action": "fold"},
         {"type": "act", "table": "demo", "action_id": "a", "action": "all_in"},
         {"type": "act", "table": "demo", "action_id": "", "action": "fold"},
+        {"type": "act", "table": "demo", "action_id": "a", "action": "draw", "discard": "Kd"},
+        {"type": "act", "table": "demo", "action_id": "a", "action": "draw", "discard": [5]},
+        {
+            "type": "act",
+            "table": "demo",
+            "action_id": "a",
+            "action": "draw",
+            "discard": ["Kd"] * 11,
+        },
+        {"type": "act", "table": "demo", "action_id": "a", "action": "draw", "discard": ["K" * 5]},
+        {"type": "choose_game", "table": "demo", "game": 7},
+        {"type": "choose_game", "table": "demo"},
         {"type": "spectate", "table": "demo", "delay_hands": "x"},
         {"type": "hello", "name": 5},
         {"type": "hello", "name": "x", "version": "one"},
@@ -457,7 +469,7 @@ def malformed_probes(r: int) -> list[Probe]:
         {"type": "sit", "buy_in": 10_000},
         {"type": "spectate"},
         {"type": "resume", "table": "demo"},
-        {"type": "create_table", "name": "x", "small_blind": 1},
+        {"type": "create_table", "small_blind": 1, "big_blind": 2},
         {"type": "create_account"},
         {"type": "leave"},
         {"type": "sit_out"},
@@ -653,16 +665,20 @@ def hostile_probes(who: str, role: str, r: int, lair: str) -> list[Probe]:
         add("seats that do not exist", message, *sitting("illegal"))
     for extra in [
         {"seats": 0}, {"seats": 1}, {"seats": 11}, {"seats": -1}, {"seats": 10**9},
-        {"big_blind": 0}, {"decision_seconds": 0}, {"decision_seconds": 1e9},
+        {"big_blind": -1}, {"decision_seconds": 0}, {"decision_seconds": 1e9},
         {"time_bank_seconds": 1e9}, {"name": ""}, {"name": "x" * 65}, {"ante_kind": "weird"},
-        {"button_rule": "spiral"}, {"small_blind": 1.5},
+        {"button_rule": "spiral"}, {"small_blind": 1.5}, {"game": 5}, {"game": ""},
+        {"game": "x" * 41}, {"mix": "poker"}, {"every": 0}, {"games": ["nlhe"]}, {"cap": 0},
+        {"bring_in": -5},
     ]:  # fmt: skip
         message = {"type": "create_table", "name": "x", "small_blind": 1, "big_blind": 2} | extra
         add("absurd tables", message, *BAD_MESSAGE)
     for extra in [
         {"small_blind": 200, "big_blind": 100}, {"ante": 5}, {"ante_kind": "per_player"},
         {"min_buy_in": 500, "max_buy_in": 100}, {"max_buy_in": 50},
-        {"small_blind": 10**15, "big_blind": 10**12},
+        {"small_blind": 10**15, "big_blind": 10**12}, {"big_blind": 0}, {"game": "chess"},
+        {"game": {"key": "x", "streets": "many"}}, {"game": "stud"}, {"cap": 3},
+        {"mix": "horse"}, {"mix": "choice", "small_bet": 10}, {"bring_in": 10},
     ]:  # fmt: skip
         message = {"type": "create_table", "name": "x", "small_blind": 50, "big_blind": 100}
         add("absurd tables", message | extra, *once_hello(*errors("refused")))
