@@ -59,8 +59,9 @@ class Served:
 
 @contextlib.asynccontextmanager
 async def serve(tmp: Path, **settings: float | int) -> AsyncIterator[Served]:
-    """``pokerroom serve --demo`` on SQLite in ``tmp``, port 0, with ``settings`` (names of
-    ServerSettings fields) in its ``--config`` file; killed if still running at the end."""
+    """``pokerroom serve --demo`` (the hold'em demo table alone) on SQLite in ``tmp``, port
+    0, with ``settings`` (names of ServerSettings fields) in its ``--config`` file; killed
+    if still running at the end."""
     config = tmp / "pokerroom.toml"
     config.write_text("[serve]\n" + "".join(f"{k} = {v!r}\n" for k, v in settings.items()))
     log = tmp / "server.log"
@@ -68,7 +69,7 @@ async def serve(tmp: Path, **settings: float | int) -> AsyncIterator[Served]:
     with log.open("ab") as errors:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "server.cli", "serve", "--port", "0", "--demo",
-            "--db", f"sqlite:///{tmp / 'pokerroom.db'}", "--bus", "local",
+            "--demo-games", "nlhe", "--db", f"sqlite:///{tmp / 'pokerroom.db'}", "--bus", "local",
             "--config", str(config),
             stdout=asyncio.subprocess.PIPE, stderr=errors, env=env, cwd=ROOT,
         )  # fmt: skip
