@@ -328,6 +328,31 @@ class _Player:
     after the last draw)."""
 
 
+def _pot_name(index: int, count: int) -> str:
+    if count == 1:
+        return "pot"
+    if index == 0:
+        return "main pot"
+    return "side pot" if count == 2 else f"side pot-{index}"
+
+
+def _folded(player: _Player, g: Game) -> str:
+    """Where the player folded, as the summary says it."""
+    street = player.folded_on
+    assert street is not None
+    didnt = "" if player.put_money_in else " (didn't bet)"
+    if g.up_cards:
+        return f"folded on the {_STUD_SUMMARY[min(street, 4)]}" + (didnt if street == 0 else "")
+    if g.draws:
+        if street == 0:
+            return "folded before the Draw" + didnt
+        ordinal = _DRAW_ORDINALS[min(street, 3)] if len(g.streets) > 2 else ""
+        return f"folded after the {ordinal}Draw"
+    if street == 0:
+        return "folded before Flop" + didnt
+    return f"folded on the {_STREET_NAMES[Street(street)]}"
+
+
 @dataclass
 class _Renderer:
     info: HandInfo
@@ -648,7 +673,7 @@ class _Renderer:
             for award in halves:
                 for seat, share in award.shares:
                     if share:
-                        name = self.pot_name(pots.index(pot), len(pots))
+                        name = _pot_name(pots.index(pot), len(pots))
                         self.lines.append(
                             f"{self.name(seat)} collected {self.money(share)} from {name}"
                         )
@@ -681,14 +706,6 @@ class _Renderer:
             shown.append(named.value)
         self.lines.append(f"{player.name}: shows {_cards(cards)} ({text})")
 
-    @staticmethod
-    def pot_name(index: int, count: int) -> str:
-        if count == 1:
-            return "pot"
-        if index == 0:
-            return "main pot"
-        return "side pot" if count == 2 else f"side pot-{index}"
-
     def summary(self, awards: list[PotAwarded], board: tuple[Card, ...]) -> None:
         self.lines.append("*** SUMMARY ***")
         total = sum(a.amount for a in awards)
@@ -696,7 +713,7 @@ class _Renderer:
         text = ""
         if len(pots) > 1:
             text = "".join(
-                f" {self.pot_name(i, len(pots)).capitalize()} "
+                f" {_pot_name(i, len(pots)).capitalize()} "
                 f"{self.money(sum(a.amount for a in awards if a.pot == pot))}."
                 for i, pot in enumerate(pots)
             )
@@ -709,26 +726,10 @@ class _Renderer:
             roles += " (big blind)" if player.big_blind else ""
             self.lines.append(f"Seat {player.seat}: {player.name}{roles} {self.outcome(p, board)}")
 
-    def folded(self, player: _Player) -> str:
-        """Where the player folded, as the summary says it."""
-        street = player.folded_on
-        assert street is not None
-        didnt = "" if player.put_money_in else " (didn't bet)"
-        if self.stud:
-            return f"folded on the {_STUD_SUMMARY[min(street, 4)]}" + (didnt if street == 0 else "")
-        if self.draw:
-            if street == 0:
-                return "folded before the Draw" + didnt
-            ordinal = _DRAW_ORDINALS[min(street, 3)] if self.triple else ""
-            return f"folded after the {ordinal}Draw"
-        if street == 0:
-            return "folded before Flop" + didnt
-        return f"folded on the {_STREET_NAMES[Street(street)]}"
-
     def outcome(self, p: int, board: tuple[Card, ...]) -> str:
         player = self.players[p]
         if player.folded_on is not None:
-            return self.folded(player)
+            return _folded(player, self.game)
         cards = self.holes[p]
         if player.shown and cards is not None:
             named = self.named(p, board)
