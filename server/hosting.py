@@ -283,8 +283,7 @@ class Hosting:
                     f"holds ({settings.max_tables}): join one",
                 )  # fmt: skip
             try:
-                if m.mix is not None and (m.game != "nlhe" or m.cap is not None):
-                    raise engine.InvalidConfigError("a mixed game takes no game or cap of its own")
+                check_mix_fields(m)
                 mixed = table_mix(m.model_dump())
                 config = table_config(m.model_dump(), mixed)
             except EngineError as exc:
@@ -442,6 +441,25 @@ def table_mix(fields: Mapping[str, Any]) -> tuple[engine.Mix, tuple[int, int]] |
     if small <= 0:
         raise engine.InvalidConfigError(f"{mix.name} needs its level: a small bet above 0")
     return mix, (small, big or 2 * small)
+
+
+def check_mix_fields(m: protocol.CreateTable) -> None:
+    """A ``create_table`` names a mix's fields with a mix only, and a mix's stakes by its
+    level only: a field that would not be used is refused, never ignored."""
+    if m.mix is None:
+        extra = [name for name in ("games", "every") if getattr(m, name) is not None]
+        if extra:
+            raise engine.InvalidConfigError(f"{extra[0]} is for a mixed game (mix) only")
+        return
+    if m.game != "nlhe" or m.cap is not None:
+        raise engine.InvalidConfigError("a mixed game takes no game or cap of its own")
+    stakes = ("small_blind", "big_blind", "ante", "bring_in", "min_buy_in", "max_buy_in")
+    extra = [name for name in stakes if getattr(m, name)]
+    if extra or m.ante_kind != "none":
+        raise engine.InvalidConfigError(
+            f"a mixed game's stakes and buy-ins follow its level (small_bet, big_bet): "
+            f"{extra[0] if extra else 'ante_kind'} is not one of its fields"
+        )
 
 
 def mix_json(mix: engine.Mix) -> dict[str, Any]:

@@ -22,6 +22,8 @@ from server.bus import EventBus
 from server.tables import Subscriber, TableError
 
 log = logging.getLogger("pokerroom")
+_ABOUT_THE_NEXT_HAND = frozenset({"deck_commitment", "game_changed", "game_choosing"})
+"""Table messages with no seq, numbered with the hand they come before."""
 
 __all__ = ["RemoteTable"]
 
@@ -105,7 +107,7 @@ class RemoteTable:
         if not self.ready.is_set() or self.behind:
             return
         message = orjson.loads(payload)
-        if message["type"] == "deck_commitment":  # before a hand's first event: no seq
+        if message["type"] in _ABOUT_THE_NEXT_HAND:  # before a hand's first event: no seq
             for session in self.watchers:
                 session.send_table(self.table_id, int(message["hand_number"]), [payload.decode()])
             return

@@ -86,14 +86,9 @@ class Mixing(Storing):
         else who is choosing."""
         self._choice = (seat, self.clock() + self.settings.decision_seconds)
         self.publish_summary()  # the lobby and the bus see who is choosing
-        choosing = protocol.dumps(
-            {"type": "game_choosing", "table": self.settings.table_id, "seat": seat,
-             "seconds": self.settings.decision_seconds}
-        )  # fmt: skip
-        chooser = self.seats[seat].session
-        for session in list(self.subscribers):
-            if session is not chooser:
-                self._deliver(session, partial(session.send, choosing))
+        choosing = {"type": "game_choosing", "seat": seat,
+                    "seconds": self.settings.decision_seconds}  # fmt: skip
+        self._tell_table(choosing, but=self.seats[seat].session)
         self._send_choice(seat)
 
     def _send_choice(self, seat: int) -> None:
@@ -144,9 +139,22 @@ class Mixing(Storing):
 
     def _announce_game(self) -> None:
         """The game has changed: every subscriber gets the table's new summary."""
-        changed = protocol.dumps(
-            {"type": "game_changed", "table": self.settings.table_id, "summary": self.summary()}
-        )
-        for session in list(self.subscribers):
-            self._deliver(session, partial(session.send, changed))
+        self._tell_table({"type": "game_changed", "summary": self.summary()})
         self.publish_summary()
+
+    def _tell_table(self, message: dict[str, Any], but: Subscriber | None = None) -> None:
+        """A message about the next hand to every subscriber (``but`` one) and the bus,
+        as its deck commitment goes: numbered with that hand, so a spectator watching
+        with a delay gets it in its place, and one in another process through the bus."""
+        number = self.table.hand_number + 1
+        text = protocol.dumps(
+            {"type": message["type"], "table": self.settings.table_id, "hand_number": number,
+             **message}
+        )  # fmt: skip
+        for session in list(self.subscribers):
+            if session is not but:
+                self._deliver(
+                    session, partial(session.send_table, self.settings.table_id, number, [text])
+                )
+        if self.bus.active:
+            self.bus.publish(self.bus.topics.table_events(self.settings.table_id), text.encode())

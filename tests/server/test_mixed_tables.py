@@ -165,6 +165,10 @@ def test_a_mixed_table_is_stored_and_taken_over_as_it_was(fields: dict[str, Any]
         ({"mix": "horse", "game": "plo", "small_bet": 10}, "takes no game or cap of its own"),
         ({"mix": "8game", "small_bet": 10, "seats": 8}, "a table of 8-Game has 2 to 6 seats"),
         ({"mix": "choice", "games": ["nlhe", "chess"], "small_bet": 10}, "unknown game 'chess'"),
+        ({"mix": "horse", "small_bet": 10, "big_blind": 20}, "big_blind is not one of its fields"),
+        ({"mix": "horse", "small_bet": 10, "ante_kind": "per_player"}, "ante_kind is not one"),
+        ({"game": "plo", "big_blind": 2, "every": 3}, "every is for a mixed game (mix) only"),
+        ({"big_blind": 2, "games": ["nlhe", "plo"]}, "games is for a mixed game (mix) only"),
     ],
 )
 async def test_a_mixed_table_that_does_not_fit_is_refused_by_name(
@@ -263,3 +267,31 @@ async def until_reply_type(ws: ClientConnection, kind: str) -> dict[str, Any]:
             message = json.loads(await ws.recv())
             if message["type"] == kind:
                 return message  # type: ignore[no-any-return]
+
+
+async def test_game_changes_come_in_their_place_for_a_delayed_spectator_and_on_the_bus(
+    tmp_path: Path,
+) -> None:
+    async with demo_server(tmp_path / "s.db", bots=0) as demo:
+        host = await hello(demo.address, "host")
+        made = await create(host, mix="horse", every=1, small_bet=20, seats=3)
+        table = made["table"]["id"]
+        runner = demo.server.hosting.tables[table]
+        bus = runner.bus
+        topic = bus.topics.table_events(table)
+        await send(host, type="spectate", table=table, delay_hands=1, id="w")
+        async with bus.subscribe(topic) as queue:
+            house = {s: (f"bot-{s}", "calling-station") for s in range(3)}
+            await demo.server.hosting.add_house_bots(runner, house, stack=4_000)
+            seen = await messages(host, lambda m: m["type"] == "game_changed"
+                                  and m["summary"]["game"]["key"] == "razz")  # fmt: skip
+            published = [queue.get_nowait()[1] for _ in range(queue.qsize())]
+        # Hand n's change comes after hand n - 1 has ended, before hand n starts.
+        order = [(m["type"], m["hand_number"]) for m in seen
+                 if m["type"] in ("game_changed", "deck_commitment")
+                 or (m["type"] == "event" and m["event"]["type"] == "hand_ended")]  # fmt: skip
+        assert order[:5] == [("deck_commitment", 1), ("event", 1), ("game_changed", 2),
+                             ("deck_commitment", 2), ("event", 2)]  # fmt: skip
+        changes = [json.loads(p) for p in published if b'"type":"game_changed"' in p]
+        assert [c["summary"]["game"]["key"] for c in changes][:2] == ["flo8", "razz"]
+        await host.close()
