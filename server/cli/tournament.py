@@ -7,6 +7,8 @@ import argparse
 import asyncio
 import json
 import math
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,13 +19,14 @@ from server.bots.client import load_bot_spec
 from server.cli.common import Parser, Progress, UsageError, add_command, positive, progress
 from server.config import database_url
 from server.store import Store
-from server.tournaments.chart import winnings_chart
+from server.tournaments.chart import stacks_chart, winnings_chart
 from server.tournaments.director import (
     BotAgent,
     Entrant,
     Format,
     HandPlayed,
     Results,
+    Standing,
     TournamentConfig,
     TournamentDirector,
     TournamentError,
@@ -113,11 +116,16 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         f"pokerroom tournament {tournament_id}: {settings['format']}, {_played(results)}, "
         f"seed {args.seed}"
     )
-    winnings_chart(results.winnings, out / "winnings.png", title, unit=results.config.unit)
-    if args.json:
-        print(json.dumps({k: v for k, v in data.items() if k != "winnings"}))
+    chart = out / ("chips.png" if results.freezeout else "winnings.png")
+    if results.freezeout:
+        stack = results.config.starting_stack
+        stacks_chart(results.stacks, chart, title, starting_stack=stack)
     else:
-        _leaderboard(results, tournament_id, out)
+        winnings_chart(results.winnings, chart, title, unit=results.config.unit)
+    if args.json:
+        print(json.dumps({k: v for k, v in data.items() if k not in ("winnings", "stacks")}))
+    else:
+        _leaderboard(results, tournament_id, out, chart)
     return 0
 
 
@@ -128,32 +136,77 @@ def _played(results: Results) -> str:
     return mixed.name if mixed is not None else config.games[0].name
 
 
-def _leaderboard(results: Results, tournament_id: int, out: Path) -> None:
-    duplicate = results.config.duplicate
-    unit = results.config.unit
-    per_100 = "bb/100" if unit == "big blinds" else "big bets/100"
+def _leaderboard(results: Results, tournament_id: int, out: Path, chart: Path) -> None:
+    """The standings, best first. A freeze-out is ranked by finish: its table says when
+    each player went out, and shows no win rate, which would rank chips won at small
+    blinds with chips lost at big ones. A ring match or round robin is ranked by chips
+    won, and its win rates (with their intervals) are the point."""
     table = RichTable(
         title=f"tournament {tournament_id}: {results.config.format}, {_played(results)}, "
         f"{results.hands} hands, prize pool {results.prize_pool}"
     )
-    for column in ("place", "bot", "prize", "chips", "hands", f"{per_100} (95 % CI)"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
-    if duplicate:
-        table.add_column(f"duplicate {per_100} (95 % CI)", justify="right")
+    chips = "chips" if results.freezeout else "chips won"
+    columns = ["place", "bot", "prize", chips, "hands"]
+    unit = results.config.unit
+    per_100 = "bb/100" if unit == "big blinds" else "big bets/100"
+    if results.freezeout:
+        columns.append("finish")
+    else:
+        columns.append(f"{per_100} (95 % CI)")
+        if results.config.duplicate:
+            columns.append(f"duplicate {per_100} (95 % CI)")
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("bot", "finish") else "right")
     for s in results.standings:
-        cells = [str(s.place), s.name, str(s.prize), str(s.chips), str(s.hands), _rate(s.rate)]
-        if duplicate:
-            cells.append(_rate(s.duplicate_rate))
+        cells = [str(s.place), s.name, str(s.prize), str(s.chips), str(s.hands)]
+        if results.freezeout:
+            cells.append(_finish(s, results.config.format))
+        else:
+            cells.append(_rate(s.rate))
+            if results.config.duplicate:
+                cells.append(_rate(s.duplicate_rate))
         table.add_row(*cells)
     console = Console(width=max(120, Console().width))  # a pipe gets the whole table
     console.print(table)
-    console.print(f"win rates: {unit} won per 100 hands, with a 95 % confidence interval")
+    if results.freezeout:
+        rounds = (
+            "; a round is a hand at every table, and players out in the same round rank by "
+            "their chips before it"
+            if results.config.format is Format.MTT
+            else ""
+        )
+        console.print(
+            f"hands: those each bot was dealt in; hand N: the Nth of the tournament's "
+            f"{results.hands}, every table's counted{rounds}.\nNo win rates: in a "
+            "freeze-out the finish is the result (docs/tournaments.md#statistics)"
+        )
+    else:
+        paired = (
+            "; duplicate: the same, from each deal's mean over its seat rotations"
+            if results.config.duplicate
+            else ""
+        )
+        console.print(
+            f"win rates: {unit} won per 100 hands, over the hands each bot played (the hands "
+            f"column), with a 95 % confidence interval{paired}"
+        )
     errors = {s.name: s.errors for s in results.standings if s.errors}
     if errors:
         console.print(
             f"decisions played for failing bots (stand pat, bring in, check or fold): {errors}"
         )
-    console.print(f"results: {out / 'results.json'}; chart: {out / 'winnings.png'}")
+    console.print(f"results: {out / 'results.json'}; chart: {chart}")
+
+
+def _finish(s: Standing, fmt: Format) -> str:
+    if s.eliminated_in_hand is None:
+        return "won"
+    if fmt is Format.MTT:  # busts in one round rank by stack, not by which hand was first
+        return (
+            f"out in round {s.eliminated_in_round} (hand {s.eliminated_in_hand}), "
+            f"level {s.eliminated_at_level}"
+        )
+    return f"out in hand {s.eliminated_in_hand}, level {s.eliminated_at_level}"
 
 
 def _rate(rate: Any) -> str:
@@ -177,16 +230,29 @@ def _replay(args: argparse.Namespace) -> int:
         raise UsageError(f"tournament {args.replay} has not finished: nothing to compare")
     results = asyncio.run(_director(stored["config"], None).run())
     again = json.loads(json.dumps(results.to_json()))  # as stored: JSON's floats and lists
-    # Results stored before a field was added (the game, the unit) are compared on the
-    # fields they have: the hands, standings and winnings are all there.
-    again = {k: v for k, v in again.items() if k in stored["results"]}
-    same = again == stored["results"]
+    same = _same(again, stored["results"])
     if args.json:
         print(json.dumps({"id": args.replay, "identical": same}))
     else:
         verdict = "identical results" if same else "DIFFERENT results"
         print(f"tournament {args.replay} replayed from seed {stored['seed']!r}: {verdict}")
     return 0 if same else 1
+
+
+def _same(again: dict[str, Any], stored: dict[str, Any]) -> bool:
+    """Whether results played again are those stored. Results stored before a field was
+    added (the game, the unit, when each player went out) or dropped (a freeze-out's win
+    rates and winnings) are compared on the fields both have: the places, prizes, chips
+    and hands are always there, and a freeze-out's series of chips follows from its hands."""
+    common = again.keys() & stored.keys()
+    if any(again[k] != stored[k] for k in common if k != "standings"):
+        return False
+    if len(again["standings"]) != len(stored["standings"]):
+        return False
+    return all(
+        all(a[k] == b[k] for k in a.keys() & b.keys())
+        for a, b in zip(again["standings"], stored["standings"], strict=True)
+    )
 
 
 def _bot(text: str) -> tuple[str, str]:
@@ -206,8 +272,139 @@ def _stakes(text: str) -> tuple[int, int, int]:
     return (values[0], values[1], values[2] if len(values) > 2 else 0)
 
 
+# -- on a running server ---------------------------------------------------------------------
+
+EXIT_FAILED = 1
+"""The server refused the tournament or could not be reached (as ``pokerroom bot run``)."""
+
+# What create_tournament takes by name (server/protocol.py CreateTournament); a server
+# does not read structure files.
+SERVER_BLINDS = ("standard", "turbo", "hyper", "standard-timed", "turbo-timed")
+SERVER_PAYOUTS = ("winner-takes-all", "top-2", "top-3", "top-4", "top-6", "top-9")
+
+
+def _create_message(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``create_tournament`` message for these options: only those given, so the
+    server's defaults (docs/protocol.md) stand for the rest."""
+    message: dict[str, Any] = {
+        "type": "create_tournament", "id": "create", "name": args.name,
+        "format": args.format, "field": args.field,
+    }  # fmt: skip
+    optional = {
+        "seed": args.seed, "start_seconds": args.start_seconds, "blinds": args.blinds,
+        "payouts": args.payouts, "stack": args.stack, "buy_in": args.buy_in,
+        "seats": args.seats, "hands": args.hands, "game": args.game, "mix": args.mix,
+        "decision_seconds": args.decision_seconds,
+    }  # fmt: skip
+    message.update({k: v for k, v in optional.items() if v is not None})
+    if args.duplicate:
+        message["duplicate"] = True
+    return message
+
+
+async def _create(url: str, who: dict[str, str], message: dict[str, Any]) -> dict[str, Any]:
+    """Say hello, send ``message``, and return the server's answer to it."""
+    from websockets.asyncio.client import connect  # noqa: PLC0415
+
+    async with connect(url) as ws:
+        for sent in ({"type": "hello", "id": "hello", **who}, message):
+            await ws.send(json.dumps(sent))
+            while True:  # lobby broadcasts may come first: the answer names what it answers
+                reply = json.loads(await ws.recv())
+                if reply.get("re") == sent["id"]:
+                    break
+            if reply.get("type") == "error":
+                raise _Refused(f"{sent['type']} refused: {reply['code']}: {reply['message']}")
+    return dict(reply["tournament"])
+
+
+class _Refused(Exception):
+    pass
+
+
+def cmd_create(args: argparse.Namespace) -> int:
+    """Create a tournament on a running server for bots to register for; print its id
+    and the command a bot joins with. The tournament lives on the server: this command
+    ends as soon as it is created."""
+    if args.token is not None:
+        who = {"token": args.token}
+    else:  # a guest name of its own: two organizers at once do not collide
+        who = {"name": args.guest or f"organizer-{os.getpid()}"}
+    from websockets.exceptions import WebSocketException  # noqa: PLC0415
+
+    try:
+        summary = asyncio.run(_create(args.url, who, _create_message(args)))
+    except _Refused as exc:
+        print(f"pokerroom tournament create: error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except (OSError, WebSocketException) as exc:
+        print(f"pokerroom tournament create: error: cannot reach {args.url}: {exc}",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_FAILED
+    tid = summary["id"]
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    settings = summary["settings"]
+    game = settings.get("mix") or settings.get("game")
+    start = (
+        f", or in {summary['starts_in_seconds']:g} s with two or more"
+        if summary["starts_in_seconds"] is not None
+        else ""
+    )
+    print(
+        f"tournament {tid} ({summary['name']!r}): {settings['format']}, {game}, "
+        f"{summary['state']}; it starts when {summary['field']} bots have registered{start}"
+    )
+    print(f"bots join with: pokerroom bot run SPEC --url {args.url} --tournament {tid}")
+    return 0
+
+
+def _add_create(sub: argparse._SubParsersAction[Parser]) -> None:
+    p = add_command(sub, "create", cmd_create, "create a tournament on a running server")
+    p.add_argument("--url", required=True, help="the server's websocket, e.g. ws://host:8765/ws")
+    p.add_argument("--name", default="bots", help="the tournament's name (default bots)")
+    p.add_argument("--format", choices=[str(f) for f in Format], default="sng")
+    p.add_argument(
+        "--field", "--players", type=positive, required=True, metavar="N",
+        help="entrants: it starts when N have registered",
+    )  # fmt: skip
+    p.add_argument(
+        "--start-seconds", type=float, metavar="S",
+        help="or S seconds from now, with two or more registered (fewer: cancelled)",
+    )  # fmt: skip
+    p.add_argument("--seed", help="every deal is drawn from it (default: the server draws one)")
+    p.add_argument("--game", help="an engine preset: nlhe (the default), flhe, plo, stud, ...")
+    p.add_argument("--mix", choices=["horse", "8game"], help="a mixed game instead of --game")
+    p.add_argument("--blinds", choices=SERVER_BLINDS, help="sng and mtt (default turbo)")
+    p.add_argument("--payouts", choices=SERVER_PAYOUTS, help="default top-3")
+    p.add_argument(
+        "--stack", type=positive,
+        help="starting stack (default 1500; 100 big blinds in a ring or round robin, at 50/100)",
+    )  # fmt: skip
+    p.add_argument("--buy-in", type=int, help="per entrant, for the prize pool (default 100)")
+    p.add_argument("--seats", type=positive, help="seats a table (default 9)")
+    p.add_argument(
+        "--hands", type=positive,
+        help="ring: hands in all; round robin: hands each pair plays (default 1000)",
+    )  # fmt: skip
+    p.add_argument(
+        "--duplicate", action="store_true",
+        help="ring and round robin: play every deal once in each seat rotation",
+    )  # fmt: skip
+    p.add_argument(
+        "--decision-seconds", type=float, metavar="S",
+        help="time for each decision, no time bank (default 10)",
+    )  # fmt: skip
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--guest", help="create it as this guest (default organizer-PID)")
+    who.add_argument("--token", help="create it as the account with this token")
+
+
 def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     p = add_command(sub, "tournament", cmd_tournament)
+    # `pokerroom tournament create --url ...` on a server; without it, one in this process.
+    _add_create(p.add_subparsers(dest="action", parser_class=Parser, metavar="create"))
     p.add_argument("--format", choices=[str(f) for f in Format], default="sng")
     p.add_argument(
         "--game", default="nlhe",

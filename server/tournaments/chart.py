@@ -1,11 +1,13 @@
-"""The PNG chart of a tournament: each player's cumulative winnings, hand by hand."""
+"""The PNG chart of a tournament: each player's cumulative winnings, hand by hand (ring
+and round robin), or each player's chips through the tournament (sit-and-go and
+multi-table)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-__all__ = ["winnings_chart"]
+__all__ = ["stacks_chart", "winnings_chart"]
 
 
 def winnings_chart(
@@ -13,6 +15,33 @@ def winnings_chart(
 ) -> None:
     """Draw each player's cumulative winnings in ``unit`` (big blinds, or big bets)
     against the hands they played, to a PNG file at ``path``."""
+    ranked = sorted(winnings.items(), key=lambda item: -_last(item[1]))
+    lines = {name: (range(1, len(s) + 1), s) for name, s in ranked}
+    _draw(lines, path, title, "hands played", f"cumulative winnings ({unit})")
+
+
+def stacks_chart(
+    stacks: Mapping[str, Sequence[Sequence[int]]], path: Path, title: str, *, starting_stack: int
+) -> None:
+    """Draw each player's chips against the tournament's hands (every table's, counted
+    together): ``starting_stack`` at hand 0, then after every hand they played, as the
+    (hand, chips) pairs of ``stacks``, down to 0 in the hand they busted; to a PNG file at
+    ``path``. The legend is in finishing order: the most chips, then the last out."""
+    lines = {
+        name: ([0, *(p[0] for p in points)], [starting_stack, *(p[1] for p in points)])
+        for name, points in stacks.items()
+    }
+    lines = dict(sorted(lines.items(), key=lambda item: (-_last(item[1][1]), -_last(item[1][0]))))
+    _draw(lines, path, title, "tournament hands dealt (every table)", "chips")
+
+
+def _draw(
+    lines: Mapping[str, tuple[Sequence[int], Sequence[float]]],
+    path: Path,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+) -> None:
     import matplotlib  # noqa: PLC0415  (slow to import: only when a chart is drawn)
 
     matplotlib.use("Agg")  # files only: no display, no GUI toolkit
@@ -20,15 +49,15 @@ def winnings_chart(
 
     figure, axes = pyplot.subplots(figsize=(10, 6), dpi=100)
     try:
-        for name, series in sorted(winnings.items(), key=lambda item: -_last(item[1])):
-            axes.plot(range(1, len(series) + 1), series, label=name, linewidth=1.2)
+        for name, (xs, ys) in lines.items():  # in the legend's order
+            axes.plot(xs, ys, label=name, linewidth=1.2)
         axes.axhline(0, color="grey", linewidth=0.8)
-        axes.set_xlabel("hands played")
-        axes.set_ylabel(f"cumulative winnings ({unit})")
+        axes.set_xlabel(xlabel)
+        axes.set_ylabel(ylabel)
         axes.set_title(title)
         axes.grid(alpha=0.3)
-        if winnings:
-            axes.legend(loc="upper left", fontsize="small", ncols=1 + len(winnings) // 16)
+        if lines:
+            axes.legend(loc="upper left", fontsize="small", ncols=1 + len(lines) // 16)
         figure.tight_layout()
         figure.savefig(path, format="png")
     finally:

@@ -207,11 +207,24 @@ class Standing:
     """Sit-and-go and multi-table: chips at the end (0 once busted). Ring and round robin:
     chips won."""
     hands: int
-    rate: Rate
+    """Hands the player was dealt in."""
+    rate: Rate | None
+    """Ring and round robin: the win rate per 100 hands. None in a freeze-out, where
+    chips won at one blind level and lost at another do not add up to anything: a player
+    who doubles up early and busts late has a high rate and finishes low."""
     duplicate_rate: Rate | None = None
     errors: int = 0
     """Decisions the player got wrong (an illegal action, an exception, a timeout): each
     was played as a check, or a fold when checking was not free."""
+    eliminated_in_hand: int | None = None
+    """Sit-and-go and multi-table: the tournament's hand (counting every table's, from 1)
+    in which the player busted; None for the winner."""
+    eliminated_in_round: int | None = None
+    """The round (from 1) of that hand: a hand at every table. Players out in the same
+    round are ranked by their chips before its hands, whichever table's hand came first
+    (TDA hand-for-hand)."""
+    eliminated_at_level: int | None = None
+    """The blind level (from 1) of that hand."""
 
 
 @dataclass
@@ -221,8 +234,17 @@ class Results:
     prize_pool: int
     hands: int
     winnings: dict[str, list[float]]
-    """Each player's cumulative winnings in the tournament's unit (big blinds, or big bets
-    when every game is fixed-limit: ``config.unit``), hand by hand they played."""
+    """Ring and round robin: each player's cumulative winnings in the tournament's unit
+    (big blinds, or big bets when every game is fixed-limit: ``config.unit``), hand by
+    hand they played."""
+    stacks: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    """Sit-and-go and multi-table: each player's chips after every hand they played, as
+    (the tournament's hand, chips), ending with 0 in the hand they busted."""
+
+    @property
+    def freezeout(self) -> bool:
+        """A sit-and-go or multi-table: ranked by finish, not by chips won."""
+        return self.config.format in (Format.SNG, Format.MTT)
 
     def to_json(self) -> dict[str, Any]:
         def rate(r: Rate | None) -> dict[str, Any] | None:
@@ -234,6 +256,27 @@ class Results:
                 "samples": r.samples,
             }  # fmt: skip
 
+        def standing(s: Standing) -> dict[str, Any]:
+            entry: dict[str, Any] = {
+                "place": s.place, "name": s.name, "prize": s.prize, "chips": s.chips,
+                "hands": s.hands,
+            }  # fmt: skip
+            if self.freezeout:
+                entry["eliminated_in_hand"] = s.eliminated_in_hand
+                entry["eliminated_in_round"] = s.eliminated_in_round
+                entry["eliminated_at_level"] = s.eliminated_at_level
+            else:
+                entry["rate"] = rate(s.rate)
+                entry["duplicate_rate"] = rate(s.duplicate_rate)
+            entry["errors"] = s.errors
+            return entry
+
+        series: dict[str, Any] = (
+            {"stacks": {name: [list(point) for point in points]
+                        for name, points in self.stacks.items()}}
+            if self.freezeout
+            else {"winnings": self.winnings}
+        )  # fmt: skip
         return {
             "format": str(self.config.format),
             "seed": self.config.seed,
@@ -243,20 +286,8 @@ class Results:
             "duplicate": self.config.duplicate,
             "prize_pool": self.prize_pool,
             "hands": self.hands,
-            "standings": [
-                {
-                    "place": s.place,
-                    "name": s.name,
-                    "prize": s.prize,
-                    "chips": s.chips,
-                    "hands": s.hands,
-                    "rate": rate(s.rate),
-                    "duplicate_rate": rate(s.duplicate_rate),
-                    "errors": s.errors,
-                }
-                for s in self.standings
-            ],
-            "winnings": self.winnings,
+            "standings": [standing(s) for s in self.standings],
+            **series,
         }
 
 
@@ -275,6 +306,8 @@ class _Seated:
     groups: dict[tuple[str, int], list[float]] = field(default_factory=dict)
     errors: int = 0
     busted: tuple[int, int, int] | None = None  # (round, stack before its hand, order)
+    out: tuple[int, int, int] | None = None  # busted in: (tournament hand, round, level)
+    stacks: list[tuple[int, int]] = field(default_factory=list)  # freeze-outs: (hand, chips)
 
 
 class TournamentDirector:
@@ -336,6 +369,7 @@ class TournamentDirector:
     def _results(self, order: list[_Seated]) -> Results:
         pool = self.config.buy_in * len(self.players)
         prizes = payouts(pool, self.config.payouts, len(self.players)) if pool else []
+        freezeout = self.config.format in (Format.SNG, Format.MTT)
         standings = []
         for place, p in enumerate(order, 1):
             duplicate = None
@@ -348,11 +382,17 @@ class TournamentDirector:
                     prizes[place - 1] if place <= len(prizes) else 0,
                     p.chips,
                     len(p.results),
-                    bb_per_100(p.results),
+                    None if freezeout else bb_per_100(p.results),
                     duplicate,
                     p.errors,
+                    eliminated_in_hand=p.out[0] if p.out else None,
+                    eliminated_in_round=p.out[1] if p.out else None,
+                    eliminated_at_level=p.out[2] if p.out else None,
                 )
             )
+        if freezeout:
+            stacks = {p.entrant.name: p.stacks for p in self.players}
+            return Results(self.config, standings, pool, self.hands, {}, stacks)
         winnings = {p.entrant.name: list(itertools.accumulate(p.results)) for p in self.players}
         return Results(self.config, standings, pool, self.hands, winnings)
 
@@ -399,6 +439,8 @@ class TournamentDirector:
             p.chips += net  # a freeze-out's stack; a ring's chips won
             p.results.append(net / unit)
             p.groups.setdefault((label, deal), []).append(net / unit)
+            if self.config.format in (Format.SNG, Format.MTT):
+                p.stacks.append((self.hands, p.chips))
         if self.on_hand is not None:
             names = tuple(seated[s].entrant.name for s in hand.seats)
             done = self.on_hand(HandPlayed(label, table.hand_number, seed, hand, names, deal))
@@ -522,6 +564,7 @@ class TournamentDirector:
                 for position, seat in enumerate(hand.seats):
                     if hand.stacks[position] == 0:
                         busts.append((seated[seat], hand.setup.stacks[position]))
+                        seated[seat].out = (self.hands, round_ + 1, self.level + 1)
                 assert sum(p.chips for p in seated.values()) == sum(
                     table.stack(s) for s in table.occupied()
                 )
