@@ -1,0 +1,194 @@
+"""The ACPC dealer (server/acpc): its deal, rules and text against the real dealer's own
+log and OpenSpiel's ``universal_poker`` (built on the dealer's rules code), then whole
+matches over TCP."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pyspiel
+import pytest
+
+from engine import acpc
+from server.acpc.dealing import MT19937, card_text, deal
+from server.acpc.state import Action, HandState, format_value, parse_action
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "acpc"
+FILES = sorted(p.name for p in DATA.glob("*.game"))
+STATE = re.compile(r"ACPC State: (STATE:[^\n]*)")
+
+# Lines of matchName.log, written by the real dealer (project_acpc_server, as published
+# with its sources) for `dealer matchName holdem.nolimit.2p.reverse_blinds.game 1000 0
+# Alice Bob`: hands 0-29, two split pots (156, 177), and its SCORE line.
+REAL_LOG = """\
+STATE:0:cr13024c/r16916f:5d5c|9hQd/8dAs8s:13024|-13024:Alice|Bob
+STATE:1:r19015r20000c///:6sKs|5dJd/2sTh2h/Qh/8h:20000|-20000:Bob|Alice
+STATE:2:cc/r6420f:Ah8s|2h4c/Qd7h6c:100|-100:Alice|Bob
+STATE:3:cr16298r20000c///:4s8s|6hJd/QhJs9d/Qc/9h:-20000|20000:Bob|Alice
+STATE:4:r10312r20000f:5s4c|Kc7d:10312|-10312:Alice|Bob
+STATE:5:cc/cr16845r20000c//:KhTh|8s7d/9c8d5c/Qd/Td:20000|-20000:Bob|Alice
+STATE:6:cc/cc/cc/cr1109c:Kc8h|5cAs/9dAh4d/7h/Qs:-1109|1109:Alice|Bob
+STATE:7:r5352r16552r20000c///:Ah6c|2c3d/5d6hTc/6d/Td:20000|-20000:Bob|Alice
+STATE:8:cr7207c/r16668c/cc/cr19606r20000c:2hAd|Js7c/4d3s3c/Jh/7d:-20000|20000:Alice|Bob
+STATE:9:r8512f:Qd5h|9h2d:-100|100:Bob|Alice
+STATE:10:cr7611c/cc/cr19981r20000c/:KcAd|Jd5c/6s7c4h/Ks/Kh:20000|-20000:Alice|Bob
+STATE:11:cc/r14983c/r18473r20000c/:9dTc|9s4h/3h7c2h/9h/Ts:20000|-20000:Bob|Alice
+STATE:12:r1096r11363c/cc/r14651r19642r20000f:3hTs|AdQd/9d7h4h/Kd:19642|-19642:Alice|Bob
+STATE:13:r12843r20000c///:8h9s|3d2s/7hJcKc/2d/2c:-20000|20000:Bob|Alice
+STATE:14:cr6666f:2d3s|6sQh:100|-100:Alice|Bob
+STATE:15:f:3c4c|Th7s:50|-50:Bob|Alice
+STATE:16:cc/r6130r12412c/cr17541r20000c/:3c8d|Ks6c/Ad8c7s/Jd/8s:20000|-20000:Alice|Bob
+STATE:17:r2866c/cc/cr4303r11247r19216c/r19320r19587c:Kc7c|2s7d/As3h6s/Qc/7s:19587|-19587:Bob|Alice
+STATE:18:r6734c/r15953r20000c//:AsJh|8d2c/7dAh5c/3s/3c:20000|-20000:Alice|Bob
+STATE:19:cc/cr2025c/r15965f:2h6d|7dKc/5sAs6h/6s:2025|-2025:Bob|Alice
+STATE:20:cr14539r20000f:5cAs|2s7h:-14539|14539:Alice|Bob
+STATE:21:cc/r5833c/r17241r20000c/:9sTs|7d4h/5c4sAh/4c/7c:-20000|20000:Bob|Alice
+STATE:22:f:5sJh|8dTh:50|-50:Alice|Bob
+STATE:23:cr3738c/r19083c/r19754c/r19915r20000c:6c7s|AcTh/TsAhQh/5s/As:-20000|20000:Bob|Alice
+STATE:24:f:9d3h|Qh6s:50|-50:Alice|Bob
+STATE:25:cr9172c/cr13554c/r18533c/cr19379r20000c:2s3d|7dTs/Ad4hJh/9c/6c:-20000|20000:Bob|Alice
+STATE:26:r18411r20000c///:5dJs|9h4h/4sTh3d/3s/7d:-20000|20000:Alice|Bob
+STATE:27:cr19811r20000c///:2d2s|8s4d/TcAd5d/2c/3h:-20000|20000:Bob|Alice
+STATE:28:cr9286c/r12993c/r14319r19163c/cc:AdTd|Qd2c/2d7d6c/9d/Jh:19163|-19163:Alice|Bob
+STATE:29:cr2020c/r5841r11848r18677c/cr19771c/r19890c:8s2d|8h9d/7h5c7s/7c/Jc:-19890|19890:Bob|Alice
+STATE:156:r4913c/cr17905c/cc/r18902c:4c7h|4s9d/Jh5h8d/8h/5s:0|0:Alice|Bob
+STATE:177:cc/cc/r18141c/r19559r20000c:8hTs|2d3c/AdAc4h/4c/Js:0|0:Bob|Alice
+SCORE:195857|-195857:Alice|Bob
+"""
+
+
+def load(name: str) -> acpc.GameDef:
+    return acpc.parse((DATA / name).read_text())
+
+
+def test_mt19937_seeded_by_init_genrand_gives_the_reference_outputs() -> None:
+    # mt19937ar.c's init_genrand(5489) is C++'s default std::mt19937: its 10000th output
+    # is 4123659995 (the C++ standard, [rand.predef]).
+    rng = MT19937(5489)
+    outputs = [rng.next_u32() for _ in range(10000)]
+    assert outputs[:5] == [3499211612, 581869302, 3890346734, 3586334585, 545404204]
+    assert outputs[-1] == 4123659995
+
+
+def test_the_same_seed_deals_the_real_dealers_cards() -> None:
+    game = load("holdem.nolimit.2p.reverse_blinds.game")
+    rng = MT19937(0)
+    lines = {int(line.split(":")[1]): line for line in REAL_LOG.splitlines()[:-1]}
+    for hand_id in range(max(lines) + 1):
+        holes, board = deal(game, rng)
+        if hand_id in lines:
+            cards = lines[hand_id].split(":")[3]
+            hole_text, *boards = cards.split("/")
+            assert hole_text == "|".join("".join(map(card_text, h)) for h in holes)
+            assert "".join(boards) == "".join(map(card_text, board))[: len("".join(boards))]
+
+
+def test_replaying_the_real_log_prints_its_lines_and_score() -> None:
+    game = load("holdem.nolimit.2p.reverse_blinds.game")
+    rng = MT19937(0)
+    *lines, score = REAL_LOG.splitlines()
+    by_hand = {int(line.split(":")[1]): line for line in lines}
+    for hand_id in range(max(by_hand) + 1):
+        holes, board = deal(game, rng)
+        if hand_id not in by_hand:
+            continue
+        line = by_hand[hand_id]
+        hand = HandState(game, hand_id, holes, board)
+        for move in re.findall(r"[fcr]\d*", line.split(":")[2]):
+            action = parse_action(move, game)
+            assert action is not None and hand.is_valid(action), (line, move)
+            hand.apply(action)
+        assert hand.finished
+        names = ["Alice", "Bob"] if hand_id % 2 == 0 else ["Bob", "Alice"]
+        assert hand.log_line(names) == line
+    assert score == "SCORE:195857|-195857:Alice|Bob"
+
+
+@pytest.mark.parametrize(
+    ("value", "text"), [(-5.0, "-5"), (2.5, "2.5"), (-0.0, "-0"), (1 / 3, "0.333333")]
+)
+def test_values_print_as_the_dealer_prints_them(value: float, text: str) -> None:
+    assert format_value(value) == text
+
+
+def spiel_params(game: acpc.GameDef) -> dict[str, object]:
+    out: dict[str, object] = {
+        "betting": game.betting,
+        "numPlayers": game.num_players,
+        "numRounds": game.num_rounds,
+        "blind": " ".join(map(str, game.blind)),
+        "firstPlayer": " ".join(map(str, game.first_player)),
+        "numSuits": game.num_suits,
+        "numRanks": game.num_ranks,
+        "numHoleCards": game.num_hole_cards,
+        "numBoardCards": " ".join(map(str, game.num_board_cards)),
+    }
+    if game.betting == "limit":
+        out["raiseSize"] = " ".join(map(str, game.raise_size))
+        out["maxRaises"] = " ".join(map(str, game.max_raises))
+    else:  # every raise-to size an action of its own
+        out["stack"] = " ".join(map(str, game.stack))
+        out["bettingAbstraction"] = "fullgame"
+    return out
+
+
+def acpc_cards(text: str) -> tuple[int, ...]:
+    return tuple(
+        "23456789TJQKA".index(text[i]) * 4 + "cdhs".index(text[i + 1])
+        for i in range(0, len(text), 2)
+    )
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_random_hands_print_universal_pokers_state_lines(name: str) -> None:
+    """Every state of every hand, the menu at every decision, and the values."""
+    game = load(name)
+    spiel = pyspiel.load_game("universal_poker", spiel_params(game))
+    rng = random.Random(name)
+    for _ in range(200):
+        state = spiel.new_initial_state()
+        steps: list[tuple[str, list[int], int]] = []
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.legal_actions()))
+                continue
+            legal = state.legal_actions()
+            # Half the time the smallest or biggest raise: the edges are where rules part.
+            raises = [a for a in legal if a >= 2]
+            if raises and rng.random() < 0.5:
+                choice = rng.choice([raises[0], raises[-1]])
+            else:
+                choice = rng.choice(legal)
+            steps.append((STATE.search(str(state)).group(1), legal, choice))  # type: ignore[union-attr]
+            state.apply_action(choice)
+        final = STATE.search(str(state)).group(1)  # type: ignore[union-attr]
+        hole_text, *boards = final.split(":")[3].split("/")
+        holes = tuple(acpc_cards(h) for h in hole_text.split("|"))
+        board = acpc_cards("".join(boards))
+        # universal_poker deals only the rounds a hand reaches; ours, every card up front.
+        hand = HandState(game, 0, holes, board + (0,) * (sum(game.num_board_cards) - len(board)))
+        for line, legal, choice in steps:
+            assert hand.state_line() == line
+            assert set(legal) == ours_legal(hand), line
+            if choice == 0:
+                action = Action("f")
+            elif choice == 1:
+                action = Action("c")
+            else:
+                action = Action("r", choice if game.betting == "nolimit" else 0)
+            hand.apply(action)
+        assert hand.finished
+        assert hand.state_line() == final
+        assert [hand.value(p) for p in range(game.num_players)] == state.returns(), final
+
+
+def ours_legal(hand: HandState) -> set[int]:
+    """Our menu in universal_poker's fullgame action ids: 0 fold, 1 call, 2 a limit raise
+    or each no-limit raise-to size."""
+    legal = {1} | ({0} if hand.can_fold() else set())
+    sizes = hand.raise_range()
+    if sizes is not None:
+        legal |= {2} if hand.game.betting == "limit" else set(range(sizes[0], sizes[1] + 1))
+    return legal
