@@ -139,6 +139,44 @@ def test_a_sit_and_go_ranks_busts_by_when_and_pays_the_places() -> None:
     assert [s.prize for s in results.standings] == [150, 90, 60, 0, 0, 0]
 
 
+def test_a_multi_table_tournament_says_when_each_player_went_out_and_no_win_rate() -> None:
+    config = TournamentConfig(Format.MTT, seed="out", seats=6)
+    busted_in: dict[str, int] = {}
+    hands = 0
+
+    def watch(played: HandPlayed) -> None:
+        nonlocal hands
+        hands += 1
+        for position, name in enumerate(played.players):
+            if played.hand.stacks[position] == 0:
+                busted_in[name] = hands
+
+    _, results = run(config, field_of(20, "out"), on_hand=watch)
+    winner, *others = results.standings
+    assert winner.eliminated_in_hand is None and winner.chips == 1_500 * 20
+    assert {s.name: s.eliminated_in_hand for s in others} == busted_in
+    rounds = [s.eliminated_in_round for s in others]
+    assert rounds == sorted(rounds, reverse=True)  # ranked by round, later rounds higher
+    assert all(s.rate is None and s.duplicate_rate is None for s in results.standings)
+    data = results.to_json()
+    assert "winnings" not in data and all("rate" not in s for s in data["standings"])
+    # Chips after every hand each played, from the tournament's hand count: the last 0.
+    for s in data["standings"]:
+        points = data["stacks"][s["name"]]
+        assert len(points) == s["hands"]
+        assert [hand for hand, _ in points] == sorted(hand for hand, _ in points)
+        assert points[-1] == [s["eliminated_in_hand"] or results.hands, s["chips"]]
+
+
+def test_a_ring_match_keeps_its_win_rates_and_has_no_eliminations() -> None:
+    config = TournamentConfig(Format.RING, seed="rates", hands=40)
+    _, results = run(config, field_of(3, "rates"))
+    data = results.to_json()
+    assert all(s["rate"]["samples"] == 40 for s in data["standings"])
+    assert all("eliminated_in_hand" not in s for s in data["standings"])
+    assert "stacks" not in data and len(data["winnings"]) == 3
+
+
 def test_a_tournament_is_played_again_hand_for_hand_from_its_seed() -> None:
     def play(seed: str) -> tuple[dict[str, Any], list[str]]:
         texts: list[str] = []
@@ -308,6 +346,53 @@ def test_the_command_runs_stores_charts_and_replays_a_tournament(
     assert stored == 60 and seeds == 30  # each deal's seed, played twice
     assert main(["tournament", "--replay", str(results["id"]), "--db", db]) == 0
     assert "identical results" in capsys.readouterr().out
+
+
+def test_the_command_ranks_a_sit_and_go_by_finish_and_charts_its_chips(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'room.db'}"
+    out = tmp_path / "out"
+    argv = ["tournament", "--format", "sng", "--seed", "finish", "--players", "4",
+            "--db", db, "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    results = json.loads((out / "results.json").read_text())
+    assert "bb/100" not in printed and "No win rates" in printed
+    for s in results["standings"]:
+        row = next(line for line in printed.splitlines() if f" {s['name']} " in line)
+        hand = s["eliminated_in_hand"]
+        assert ("won" if hand is None else f"out in hand {hand}, level") in row
+    assert (out / "chips.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not (out / "winnings.png").exists()
+    assert main(["tournament", "--replay", str(results["id"]), "--db", db]) == 0
+    assert "identical results" in capsys.readouterr().out
+
+
+def test_a_replay_compares_results_stored_with_win_rates_on_what_both_have(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A freeze-out stored before its win rates were dropped still replays as identical;
+    one whose places were changed does not."""
+    db = f"sqlite:///{tmp_path / 'room.db'}"
+    argv = ["tournament", "--seed", "old", "--players", "3", "--db", db,
+            "--out", str(tmp_path / "out"), "--json"]  # fmt: skip
+    assert main(argv) == 0
+    tid = json.loads(capsys.readouterr().out)["id"]
+    with sqlite3.connect(tmp_path / "room.db") as conn:
+        (text,) = conn.execute("SELECT results FROM tournaments WHERE id = ?", (tid,)).fetchone()
+        old = json.loads(text)
+        old["winnings"] = {s["name"]: [1.0] for s in old["standings"]}
+        for s in old["standings"]:
+            s["rate"] = {"bb_per_100": 1.0, "ci95": None, "samples": 1}
+            del s["eliminated_in_hand"], s["eliminated_in_round"], s["eliminated_at_level"]
+        del old["stacks"]
+        conn.execute("UPDATE tournaments SET results = ? WHERE id = ?", (json.dumps(old), tid))
+    assert main(["tournament", "--replay", str(tid), "--db", db]) == 0
+    with sqlite3.connect(tmp_path / "room.db") as conn:
+        old["standings"][0]["prize"] += 1
+        conn.execute("UPDATE tournaments SET results = ? WHERE id = ?", (json.dumps(old), tid))
+    assert main(["tournament", "--replay", str(tid), "--db", db]) == 1
 
 
 @pytest.mark.parametrize(
