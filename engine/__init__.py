@@ -92,7 +92,7 @@ if TYPE_CHECKING:
         stakes_for_blinds,
     )
     from engine.rating import Rating, contest, rate
-    from engine.rules import AnteKind, ButtonRule, TableConfig
+    from engine.rules import AnteKind, ButtonRule, RuleProfile, TableConfig
     from engine.table import SeatView, Table, TableView
 
 # The modules that define the names loaded on first use (the imports above, which only
@@ -171,6 +171,7 @@ __all__ = [
     "Rank",
     "Rating",
     "Rotation",
+    "RuleProfile",
     "SeatView",
     "SeatingError",
     "Stakes",

@@ -31,7 +31,7 @@ from engine.cards import Card, Rank, Suit
 from engine.deck import DeckSpec
 from engine.errors import InvalidConfigError
 from engine.games import GAMES, Betting, Game, Opener, StreetSpec
-from engine.rules import AnteKind, TableConfig
+from engine.rules import AnteKind, RuleProfile, TableConfig
 
 __all__ = ["GameDef", "parse"]
 
@@ -143,6 +143,7 @@ class GameDef:
             game=game,
             small_bet=small,
             big_bet=sizes[-1] if fixed else 2 * small,
+            rule_profile=RuleProfile.ACPC,
         )
 
     def _our_first(self, r: int, equal: bool) -> int:

@@ -106,6 +106,9 @@ class HandSetup:
     small_bet: int = 0
     big_bet: int = 0
     uncapped_heads_up: bool = False
+    acpc_rules: bool = False
+    """A short all-in raise plays as the ACPC dealer plays it, not as the TDA's rules say
+    (:class:`engine.rules.RuleProfile`)."""
 
     def __post_init__(self) -> None:
         n = len(self.seats)
@@ -193,6 +196,7 @@ class Hand:
 
     # Slots: fifty attributes in an instance dict would cost every access (a hand is hot).
     __slots__ = (
+        "_acpc",
         "_actions_applied",
         "_cards",
         "_common",
@@ -291,6 +295,7 @@ class Hand:
             (0, 0, False, 0, 0, False),
         )
         self._fixed = game.fixed_limit
+        self._acpc = setup.acpc_rules
         self._pot_limit = game.pot_limit
         self._spec: StreetSpec = game.streets[0]
         self._common = False  # stud: a common card replaced the last round of hole cards
@@ -392,13 +397,13 @@ class Hand:
             # One bet above the last full level; a short all-in leaves that level alone
             # (the bring-in too), so the next wager completes it (TDA 47-B).
             min_to = max_to = min(self.full_level + self._bet_size(), max_to)
-            reopened = self.acted[p] < 0 or self.full_level > self.acted[p]
+            reopened = self._acpc or self.acted[p] < 0 or self.full_level > self.acted[p]
             can_raise = stack > owed and reopened and not self.capped
         else:
             min_to = current + self.last_raise if current else self.setup.min_bet
             # Reopened: not acted yet, or the bet grew by a full raise since (TDA 47-A).
             can_raise = stack > owed and (
-                self.acted[p] < 0 or current - self.acted[p] >= self.last_raise
+                self._acpc or self.acted[p] < 0 or current - self.acted[p] >= self.last_raise
             )
             if self._pot_limit:
                 # Call, then raise by the pot after the call (Robert's Rules; TDA 54).
@@ -600,8 +605,12 @@ class Hand:
     def _raise_big(self, events: list[Event], p: int, amount: int) -> None:
         """A no-limit or pot-limit bet or raise."""
         previous = self.current_bet
-        # Only a full bet or raise sets the new minimum and reopens the betting.
-        self.last_raise = max(amount - previous, self.last_raise)
+        if self._acpc:
+            # The next raise-to is the larger of the last minimum and this raise again.
+            self.last_raise = max(self.last_raise - (amount - previous), amount - previous)
+        else:
+            # Only a full bet or raise sets the new minimum and reopens the betting.
+            self.last_raise = max(amount - previous, self.last_raise)
         self.current_bet = amount
         increment = amount - self.bets[p]
         self._pay(p, increment)
@@ -617,8 +626,9 @@ class Hand:
             kind = "complete"  # a bring-in, or a short all-in bet, made a full bet
         else:
             kind = "raise" if previous else "bet"
-        # An all-in for at least half a bet more counts as a full raise (TDA 47-B).
-        if 2 * (amount - self.full_level) >= size:
+        # An all-in for at least half a bet more counts as a full raise (TDA 47-B); in
+        # the ACPC dealer's rules, any raise does.
+        if self._acpc or 2 * (amount - self.full_level) >= size:
             self.full_level = amount
             self.raises += 1
             cap = self._spec.max_raises

@@ -17,7 +17,7 @@ from enum import Enum
 from engine.errors import InvalidConfigError
 from engine.games import NLHE, Betting, Game, game
 
-__all__ = ["AnteKind", "ButtonRule", "TableConfig", "game"]
+__all__ = ["AnteKind", "ButtonRule", "RuleProfile", "TableConfig", "game"]
 
 
 class AnteKind(Enum):
@@ -26,6 +26,20 @@ class AnteKind(Enum):
     NONE = "none"
     PER_PLAYER = "per_player"
     BIG_BLIND = "big_blind"
+
+
+class RuleProfile(Enum):
+    """Whose rules settle a short all-in raise (docs/rules.md, "Two rule profiles")."""
+
+    TDA = "tda"
+    """A raise smaller than a full one neither sets the next minimum nor reopens the
+    betting to players who have acted (TDA Rules 47 and 48; fixed limit: half a bet or
+    more counts as full)."""
+    ACPC = "acpc"
+    """As the ACPC dealer: every raise, however short, sets the next minimum raise-to to
+    the larger of the one before and twice this one less the bet it raised, and the
+    betting is never closed to a player who has acted; a fixed-limit raise is a full bet
+    more, or all in (project_acpc_server/game.c, ``doAction``, ``raiseIsValid``)."""
 
 
 class ButtonRule(Enum):
@@ -67,6 +81,9 @@ class TableConfig:
     uncapped_heads_up: bool = False
     """Fixed limit: no cap on raises while only two players can bet (Robert's Rules, for
     cash games); by default the cap holds heads-up too (TDA Rule 48, tournaments)."""
+    rule_profile: RuleProfile = RuleProfile.TDA
+    """How a short all-in raise plays: by the TDA's rules, or as the ACPC dealer plays it
+    (:class:`RuleProfile`)."""
 
     def __post_init__(self) -> None:
         names = ("small_blind", "big_blind", "seats", "ante", "min_buy_in", "max_buy_in")

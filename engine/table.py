@@ -36,7 +36,7 @@ from engine.events import (
     PlayerStood,
 )
 from engine.hand import Hand, HandSetup
-from engine.rules import AnteKind, ButtonRule, TableConfig
+from engine.rules import AnteKind, ButtonRule, RuleProfile, TableConfig
 
 __all__ = ["BetOrRaiseTo", "CheckOrCall", "Fold", "SeatView", "Table", "TableView"]
 
@@ -362,6 +362,7 @@ class Table:
             small_bet=cfg.small_bet,
             big_bet=cfg.big_bet,
             uncapped_heads_up=cfg.uncapped_heads_up,
+            acpc_rules=cfg.rule_profile is RuleProfile.ACPC,
         )
         return setup, big, small_blind_seat, missed
 
@@ -394,6 +395,7 @@ class Table:
             small_bet=cfg.small_bet,
             big_bet=cfg.big_bet,
             uncapped_heads_up=cfg.uncapped_heads_up,
+            acpc_rules=cfg.rule_profile is RuleProfile.ACPC,
         )
         return setup, button, None, []
 

@@ -81,9 +81,8 @@ def test_random_hands_play_as_universal_poker_plays_them(name: str) -> None:
                 continue
             legal = set(state.legal_actions())
             menus.append(legal)
-            # All-in (3, in no-limit) may be a short raise, where the ACPC rules and ours
-            # part (docs/rules.md, ACPC games); every other choice is one both make.
-            state.apply_action(rng.choice(sorted(legal - {3})))
+            # All-in (3, in no-limit) included: a short raise plays by the ACPC rules here.
+            state.apply_action(rng.choice(sorted(legal)))
         betting, cards = STATE.search(str(state)).groups()  # type: ignore[union-attr]
         ours = play_ours(gamedef, config, betting, cards, menus)
         theirs = state.returns()
@@ -128,8 +127,16 @@ def play_ours(
         assert actor is not None, f"we ended the hand before {move!r}"
         menu = table.legal_actions(actor)
         assert menu is not None
-        offered = {1} | ({0} if menu.can_fold else set()) | ({2} if menu.can_raise else set())
-        assert offered >= menus[i] - {3}, (i, move, offered, menus[i])
+        # universal_poker offers fold (0), call (1), a raise (2: in no-limit, pot-sized,
+        # when that is not all in) and all in (3, no-limit): each must be ours too, and in
+        # no-limit all in is there exactly when we may raise.
+        raises = {2, 3} if not menu.raise_is_all_in_only else {3}
+        if gamedef.betting == "limit":
+            raises = {2}
+        offered = {1} | ({0} if menu.can_fold else set()) | (raises if menu.can_raise else set())
+        assert offered >= menus[i], (i, move, offered, menus[i])
+        if gamedef.betting == "nolimit":
+            assert (3 in menus[i]) == menu.can_raise, (i, move, menu, menus[i])
         if move == "f":
             table.apply(Fold(actor))
         elif move == "c":
