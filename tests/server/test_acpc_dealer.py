@@ -4,14 +4,18 @@ matches over TCP."""
 
 from __future__ import annotations
 
+import asyncio
+import io
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pyspiel
 import pytest
 
 from engine import acpc
+from server.acpc.dealer import MatchConfig, MatchError, run_match
 from server.acpc.dealing import MT19937, card_text, deal
 from server.acpc.state import Action, HandState, format_value, parse_action
 
@@ -192,3 +196,154 @@ def ours_legal(hand: HandState) -> set[int]:
     if sizes is not None:
         legal |= {2} if hand.game.betting == "limit" else set(range(sizes[0], sizes[1] + 1))
     return legal
+
+
+# -- whole matches over TCP, with clients written from the protocol ----------------------
+
+
+async def start_match(
+    hands: int = 20, *, strict: bool = False
+) -> tuple[asyncio.Task[list[float]], list[int], io.StringIO]:
+    game = load("holdem.nolimit.2p.reverse_blinds.game")
+    ports: asyncio.Future[list[int]] = asyncio.get_running_loop().create_future()
+    out, err = io.StringIO(), io.StringIO()
+    config = MatchConfig(
+        name="m",
+        game_path="g.game",
+        game=game,
+        hands=hands,
+        seed=7,
+        names=["alice", "bob", "carol"][: game.num_players],
+        host="127.0.0.1",
+        quiet=True,
+        strict=strict,
+    )
+    task = asyncio.create_task(run_match(config, out, err, ports.set_result))
+    return task, await ports, out
+
+
+async def client(port: int, choose: Callable[[str], str], newline: bytes = b"\n") -> list[str]:
+    """An ACPC player: the handshake, then the state it was sent, ':' and its action when
+    it is to act (it tells from the state it tracks itself, here by asking ``choose``,
+    which answers "" when it is not to act). Returns the lines it was sent."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"VERSION:2.0.0" + newline)
+    seen: list[str] = []
+    while line := (await reader.readline()).decode():
+        seen.append(line.rstrip("\r\n"))
+        if line.startswith(("#", ";")):
+            continue
+        action = choose(seen[-1])
+        if action:
+            writer.write(f"{seen[-1]}:{action}".encode() + newline)
+            await writer.drain()
+    writer.close()
+    return seen
+
+
+def replay(game: acpc.GameDef, line: str) -> HandState:
+    """The hand of a MATCHSTATE line, its betting replayed (cards made up)."""
+    hand_id, betting = line.split(":")[2:4]
+    hand = HandState(game, int(hand_id), ((0, 0),) * game.num_players, (0,) * 5)
+    for move in re.findall(r"[fcr]\d*", betting):
+        hand.apply(parse_action(move, game))
+    return hand
+
+
+def to_act(game: acpc.GameDef) -> Callable[[str], bool]:
+    """Whether the viewer of a MATCHSTATE line is to act."""
+
+    def check(line: str) -> bool:
+        hand = replay(game, line)
+        return not hand.finished and hand.current_player() == int(line.split(":")[1])
+
+    return check
+
+
+async def test_a_match_between_a_caller_and_a_random_player_logs_every_hand_and_the_score(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    game = load("holdem.nolimit.2p.reverse_blinds.game")
+    mine = to_act(game)
+    rng = random.Random(1)
+    task, ports, out = await start_match()
+    caller = client(ports[0], lambda line: "c" if mine(line) else "", b"\r\n")
+    random_player = client(
+        ports[1],
+        lambda line: rng.choice(["f", "c", "r", f"r{rng.randint(1, 30000)}"]) if mine(line) else "",
+    )
+    seen0, seen1 = await asyncio.gather(caller, random_player)
+    totals = await task
+    lines = (tmp_path / "m.log").read_text().splitlines()
+    assert lines[0] == "# name/game/hands/seed m g.game 20 7"
+    assert [int(line.split(":")[1]) for line in lines if line.startswith("STATE:")] == list(
+        range(20)
+    )
+    assert lines[-1] == f"SCORE:{format_value(totals[0])}|{format_value(totals[1])}:alice|bob"
+    assert out.getvalue().splitlines() == [f"{ports[0]} {ports[1]}", lines[-1]]
+    assert totals[0] == -totals[1]
+    # Positions rotate: seat 0 is position 0 in even hands, 1 in odd ones.
+    assert all(line.startswith(f"MATCHSTATE:{int(line.split(':')[2]) % 2}:") for line in seen0)
+    # The other's cards only at a showdown, and every showdown shows them.
+    showdowns = 0
+    for line in seen0:
+        viewer, cards = int(line.split(":")[1]), line.split(":")[4]
+        other = cards.split("/")[0].split("|")[1 - viewer]
+        showdown = replay(game, line).finished and "f" not in line.split(":")[3]
+        assert bool(other) == showdown, line
+        showdowns += showdown
+    assert showdowns > 0
+    assert len(seen1) == len(seen0)
+
+
+async def test_an_invalid_action_is_a_call_and_a_raise_out_of_range_is_clamped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    game = load("holdem.nolimit.2p.reverse_blinds.game")
+    mine = to_act(game)
+    answers = iter(["x", "r99999"])
+    task, ports, _ = await start_match(1)
+    first = client(ports[0], lambda line: next(answers, "c") if mine(line) else "")
+    second = client(ports[1], lambda line: next(answers, "c") if mine(line) else "")
+    await asyncio.gather(first, second)
+    await task
+    state = next(
+        line for line in (tmp_path / "m.log").read_text().splitlines() if line.startswith("STATE")
+    )
+    # Position 1 (seat 1) acts first preflop: "x" becomes a call, "r99999" a raise to 20000.
+    assert state.split(":")[2].startswith("cr20000c")
+
+
+async def test_strict_disconnects_a_bad_action_saying_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    game = load("holdem.nolimit.2p.reverse_blinds.game")
+    mine = to_act(game)
+    task, ports, out = await start_match(strict=True)
+    results = await asyncio.gather(
+        client(ports[0], lambda line: "c" if mine(line) else ""),
+        client(ports[1], lambda line: "x" if mine(line) else ""),
+    )
+    with pytest.raises(MatchError, match="seat 2: cannot read action 'x'"):
+        await task
+    assert results[1][-1] == "# disconnected: cannot read action 'x'"
+    assert "SCORE" not in out.getvalue()
+
+
+async def test_a_bad_version_line_ends_the_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    task, ports, _ = await start_match()
+    writers = []
+    for port in ports:
+        _, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"HELLO\n")
+        writers.append(writer)
+    with pytest.raises(MatchError, match="invalid version string 'HELLO' from seat 1"):
+        await task
+    for writer in writers:
+        writer.close()

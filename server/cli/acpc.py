@@ -1,0 +1,147 @@
+"""``pokerroom acpc dealer``: a drop-in for the ACPC ``dealer`` program (docs/bots.md).
+
+The arguments are the dealer's, in its order, so match scripts work by changing the
+binary: ``MATCHNAME GAMEDEF HANDS SEED NAME1 NAME2 ... [options]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+from engine import acpc
+from server.acpc.dealer import (
+    DEFAULT_T_HAND,
+    DEFAULT_T_PER_HAND,
+    DEFAULT_T_RESPONSE,
+    MatchConfig,
+    MatchError,
+    run_match,
+)
+from server.cli import common
+from server.cli.common import Parser
+
+
+def _ports(text: str) -> list[int]:
+    try:
+        ports = [int(p) for p in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad port string {text!r}") from None
+    if any(not 0 <= p < 65536 for p in ports):
+        raise argparse.ArgumentTypeError(f"bad port string {text!r}")
+    return ports
+
+
+def _millis(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}") from None
+
+
+def cmd_dealer(args: argparse.Namespace) -> int:
+    """Exit 0 after the ``SCORE`` line; 1 when the match ends early (a timeout, a
+    disconnect, a strict refusal), as the dealer exits with failure."""
+    path = Path(args.gamedef)
+    game = acpc.parse(path.read_text(encoding="utf-8"))
+    if len(args.names) < game.num_players:
+        raise common.UsageError(
+            f"{game.num_players} players need {game.num_players} names, got {len(args.names)}"
+        )
+    config = MatchConfig(
+        name=args.match_name,
+        game_path=args.gamedef,
+        game=game,
+        hands=args.hands,
+        seed=args.seed,
+        names=args.names[: game.num_players],
+        ports=args.p or [],
+        host=args.host,
+        fixed_seats=args.f,
+        log=args.log,
+        append=args.a,
+        quiet=args.q,
+        strict=args.strict,
+        t_response=args.t_response,
+        t_hand=args.t_hand,
+        t_per_hand=args.t_per_hand,
+        start_timeout=args.start_timeout if args.start_timeout >= 0 else None,
+    )
+    try:
+        asyncio.run(run_match(config))
+    except MatchError:
+        return 1  # the reason is already on stderr
+    return 0
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid random number seed {text!r}") from None
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(f"seed {value} is not a 32-bit unsigned number")
+    return value
+
+
+def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
+    """Register ``acpc``."""
+    top = common.add_command(sub, "acpc", cmd_dealer, json_output=False)
+    top_sub = top.add_subparsers(dest="action", required=True, parser_class=Parser)
+    p = common.add_command(
+        top_sub,
+        "dealer",
+        cmd_dealer,
+        "run an ACPC match (the dealer's arguments)",
+        json_output=False,
+    )
+    p.add_argument("match_name", metavar="MATCHNAME", help="the log is MATCHNAME.log")
+    p.add_argument("gamedef", metavar="GAMEDEF", help="an ACPC .game file")
+    p.add_argument("hands", metavar="HANDS", type=common.positive, help="hands to play")
+    p.add_argument(
+        "seed", metavar="SEED", type=_seed, help="the deal's seed (same seed, same cards)"
+    )
+    p.add_argument("names", metavar="NAME", nargs="+", help="one per seat")
+    p.add_argument("-f", action="store_true", help="fixed seats: positions do not rotate")
+    p.add_argument("-l", dest="log", action="store_false", help="no log file")
+    p.add_argument("-L", dest="log", action="store_true", help="a log file (the default)")
+    p.add_argument("-p", type=_ports, metavar="PORT,PORT,...", help="listen ports (default: any)")
+    p.add_argument("-q", action="store_true", help="only errors, warnings and the score on stderr")
+    p.add_argument("-t", action="store_true", help="no transaction file (the only choice here)")
+    p.add_argument("-a", action="store_true", help="append to the log file")
+    p.add_argument(
+        "--t_response",
+        type=_millis,
+        default=DEFAULT_T_RESPONSE,
+        metavar="MS",
+        help="most time per response",
+    )
+    p.add_argument(
+        "--t_hand",
+        type=_millis,
+        default=DEFAULT_T_HAND,
+        metavar="MS",
+        help="most time a player uses in one hand",
+    )
+    p.add_argument(
+        "--t_per_hand",
+        type=_millis,
+        default=DEFAULT_T_PER_HAND,
+        metavar="MS",
+        help="most average time per hand over the match",
+    )
+    p.add_argument(
+        "--start_timeout",
+        type=_millis,
+        default=-1,
+        metavar="MS",
+        help="most time to wait for the players to connect (<0: no limit)",
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="disconnect a seat that sends a bad or illegal action, saying why",
+    )
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on")
+    p.set_defaults(log=True)
