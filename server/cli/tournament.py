@@ -170,7 +170,7 @@ def _leaderboard(results: Results, tournament_id: int, out: Path, chart: Path) -
     console.print(table)
     if results.freezeout:
         rounds = (
-            "; a round is a hand at every table, and players out in the same round rank by "
+            ";\na round is a hand at every table, and players out in the same round rank by "
             "their chips before it"
             if results.config.format is Format.MTT
             else ""
@@ -182,13 +182,13 @@ def _leaderboard(results: Results, tournament_id: int, out: Path, chart: Path) -
         )
     else:
         paired = (
-            "; duplicate: the same, from each deal's mean over its seat rotations"
+            "\nduplicate: the same, from each deal's mean over its seat rotations"
             if results.config.duplicate
             else ""
         )
         console.print(
             f"win rates: {unit} won per 100 hands, over the hands each bot played (the hands "
-            f"column), with a 95 % confidence interval{paired}"
+            f"column),\nwith a 95 % confidence interval{paired}"
         )
     errors = {s.name: s.errors for s in results.standings if s.errors}
     if errors:
