@@ -30,11 +30,13 @@ from engine import EngineError, equity
 from engine.events import (
     ActionTaken,
     BoardDealt,
+    CardsDrawn,
     ForcedBetPosted,
     HandStarted,
     HoleCardsDealt,
     PotAwarded,
     UncalledBetReturned,
+    UpCardsDealt,
 )
 
 if TYPE_CHECKING:
@@ -155,7 +157,8 @@ def _adjusted(
         (i for i, e in enumerate(events) if isinstance(e, ActionTaken | ForcedBetPosted)),
         default=-1,
     )
-    dealt_after = any(isinstance(e, BoardDealt) for e in events[last_action + 1 :])
+    dealt = BoardDealt | UpCardsDealt | HoleCardsDealt | CardsDrawn
+    dealt_after = any(isinstance(e, dealt) for e in events[last_action + 1 :])
     pots: dict[int, tuple[int, tuple[int, ...]]] = {}
     for e in events:
         if isinstance(e, PotAwarded):
