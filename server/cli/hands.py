@@ -249,6 +249,60 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
+def cmd_stats(args: argparse.Namespace) -> int:
+    """Per-player statistics over the stored hands (docs/statistics.md)."""
+    from server import stats  # noqa: PLC0415  (only this command needs it)
+
+    game = None
+    if args.game is not None:
+        try:
+            game = engine.game(args.game).key
+        except engine.EngineError as exc:
+            raise UsageError(f"--game: {exc}") from None
+
+    async def load(store: Store, bar: Progress) -> list[HandInfo]:
+        summaries = await store.list_hands(
+            player=args.player, table=args.table, game=game, limit=10**9
+        )
+        bar.set_total(len(summaries))
+        return [await store.hand_info(h.id) for h in _counted(reversed(summaries), bar)]
+
+    with progress("load") as bar:
+        infos = _run(lambda store: load(store, bar), args)
+    with progress("replay", len(infos)) as bar:
+        table = stats.player_stats(stats.facts_of_info(i) for i in _counted(infos, bar))
+    rows = [s for s in table.values() if args.player is None or s.name == args.player]
+
+    def pct(x: float | None) -> str:
+        return "-" if x is None else f"{100 * x:.1f}"
+
+    def rate(i: stats.Interval | None) -> str:
+        return "-" if i is None else f"{i.rate:+.1f} [{i.low:+.1f}, {i.high:+.1f}]"
+
+    lines = [
+        f"{'player':<14} {'hands':>6} {'VPIP':>5} {'PFR':>5} {'3bet':>5} {'AF':>5} "
+        f"{'WTSD':>5} {'W$SD':>5} {'net':>10} {'adj net':>10}  "
+        f"{'bb/100 (95% CI)':<24} adjusted bb/100 (95% CI)"
+    ]
+    for s in rows:
+        af = "-" if s.aggression is None else f"{s.aggression:.2f}"
+        line = (
+            f"{s.name:<14} {s.hands:>6} {pct(s.vpip):>5} {pct(s.pfr):>5} "
+            f"{pct(s.three_bet):>5} {af:>5} {pct(s.wtsd):>5} {pct(s.wsd):>5} "
+            f"{s.net:>10,} {float(s.adjusted_net):>10,.0f}  "
+            f"{rate(s.bb_per_100):<24} {rate(s.adjusted_bb_per_100)}"
+        )
+        if s.results_big_bets:
+            line += (
+                f"  big bets/100 {rate(s.big_bets_per_100)}, "
+                f"adjusted {rate(s.adjusted_big_bets_per_100)}"
+            )
+        lines.append(line)
+    text = "\n".join(lines) if rows else "no hands"
+    emit(args, text, [s.as_json() for s in rows])
+    return 0
+
+
 def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     """Register ``db`` and ``hands``."""
 
@@ -306,3 +360,7 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("-o", "--output", help="write to this file instead of standard output")
     p = with_db(add_command(hands_sub, "import", cmd_import, "import PHH hand histories"))
     p.add_argument("paths", nargs="+", help=".phh or .phhs files, or folders of them")
+    p = with_db(add_command(hands_sub, "stats", cmd_stats, "per-player statistics"))
+    p.add_argument("--player", help="only this player's hands and line")
+    p.add_argument("--table", help="only hands from this table")
+    p.add_argument("--game", help="only hands of this game: a preset key (nlhe, plo8, stud, ...)")
