@@ -18,7 +18,14 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("store", ["server.store", "server.bus", "server.config", "server.protocol"]),
     (
         "tables",
-        ["server.fairness", "server.tables", "server.remote", "server.bots", "server.tournaments"],
+        [
+            "server.fairness",
+            "server.tables",
+            "server.remote",
+            "server.bots",
+            "server.tournaments",
+            "server.acpc",  # the ACPC dealer's matches: on the engine alone
+        ],
     ),
     (
         "server",
