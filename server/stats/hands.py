@@ -174,17 +174,23 @@ def _adjusted(
     for e in events[:last_action]:
         if isinstance(e, BoardDealt):
             board = e.board
-    holes = {e.seat: e.cards for e in events if isinstance(e, HoleCardsDealt)}
-    if any(cards is None for cards in holes.values()) or not all(played.known):
+    # Unknown hole cards (an imported history that never shows them) are stand-ins: a
+    # pot they play for cannot be enumerated, and they are not known to be out of the deck.
+    holes = {
+        e.seat: e.cards
+        for e in events
+        if isinstance(e, HoleCardsDealt) and e.cards is not None and played.known[e.seat]
+    }
+    if any(seat not in holes for _, eligible in pots.values() for seat in eligible):
         return Adjustment.UNSUPPORTED, actual
     result = [Fraction(-x) for x in put_in]
     for amount, eligible in pots.values():
         if len(eligible) == 1:
             result[eligible[0]] += amount
             continue
-        dead = [c for seat, cards in holes.items() if seat not in eligible for c in cards or ()]
+        dead = [c for seat, cards in holes.items() if seat not in eligible for c in cards]
         try:
-            shares = _exact_shares(game, [holes[s] or () for s in eligible], board, dead)
+            shares = _exact_shares(game, [holes[s] for s in eligible], board, dead)
         except EngineError:  # a board game the equity cannot rank (dice, jokers...)
             return Adjustment.UNSUPPORTED, actual
         for seat, share in zip(eligible, shares, strict=True):

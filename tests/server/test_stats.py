@@ -307,3 +307,12 @@ def test_hands_stats_prints_a_line_per_player(
     assert main(["hands", "stats", "--db", db, "--player", "Pluribus"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("player") and out[1].startswith("Pluribus") and len(out) == 2
+
+
+def test_unknown_hole_cards_in_the_pot_keep_the_actual_result() -> None:
+    h = hand(
+        HEADS_UP + 'actions = ["d dh p1 AsAh", "d dh p2 ????", "p2 cbr 1000", "p1 cc", '
+        '"d db 2c7d9h", "d db Kd", "d db 3c"]'
+    )
+    assert h.adjustment is Adjustment.UNSUPPORTED
+    assert [p.adjusted for p in h.players] == [p.net for p in h.players]
