@@ -14,7 +14,8 @@ ROOT = Path(__file__).parents[1]
 
 LAYERS: list[tuple[str, list[str]]] = [
     ("engine", ["engine"]),
-    ("exports", ["server.export"]),  # a stored hand rendered: they need no database
+    # A stored hand rendered, or counted (statistics): they need no database.
+    ("exports", ["server.export", "server.stats"]),
     ("store", ["server.store", "server.bus", "server.config", "server.protocol"]),
     (
         "tables",

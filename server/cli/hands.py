@@ -303,15 +303,15 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    parser.add_argument(
+        "--db", help="database URL (default: $POKERROOM_DB, then sqlite pokerroom.db)"
+    )
+    return parser
+
+
 def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     """Register ``db`` and ``hands``."""
-
-    def with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        parser.add_argument(
-            "--db", help="database URL (default: $POKERROOM_DB, then sqlite pokerroom.db)"
-        )
-        return parser
-
     db = add_command(sub, "db", cmd_db, json_output=False)
     db_sub = db.add_subparsers(dest="action", required=True, parser_class=Parser)
     for action, text in (
@@ -321,7 +321,11 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     ):
         p = with_db(add_command(db_sub, action, cmd_db, text))
         p.add_argument("--revision", help="an Alembic revision: head, base, -1, 0001, ...")
+    add_hands_commands(sub)
 
+
+def add_hands_commands(sub: argparse._SubParsersAction[Parser]) -> None:
+    """Register ``hands`` and its subcommands."""
     hands = add_command(sub, "hands", cmd_list, json_output=False)
     hands_sub = hands.add_subparsers(dest="action", required=True, parser_class=Parser)
     p = with_db(add_command(hands_sub, "list", cmd_list, "list stored hands, newest first"))
