@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
+import sys
 from pathlib import Path
 
 from engine import acpc
+from server.acpc.client import ClientError, load_gamedef, play_match
 from server.acpc.dealer import (
     DEFAULT_T_HAND,
     DEFAULT_T_PER_HAND,
@@ -19,6 +22,8 @@ from server.acpc.dealer import (
     MatchError,
     run_match,
 )
+from server.acpc.state import format_value
+from server.bots.loader import load_bot_spec
 from server.cli import common
 from server.cli.common import Parser
 
@@ -75,6 +80,33 @@ def cmd_dealer(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    """Exit 0 when the dealer ends the match between hands; 1 when it cannot start or
+    the connection ends in the middle of a hand."""
+    try:
+        text = None if args.game is None else Path(args.game).read_text(encoding="utf-8")
+        game = load_gamedef(text)
+        bot = load_bot_spec(args.bot)
+    except (OSError, ValueError) as exc:  # InvalidConfigError is a ValueError too
+        raise common.UsageError(str(exc)) from exc
+    try:
+        summary = asyncio.run(play_match(args.host, args.port, game, bot))
+    except ClientError as exc:
+        print(f"pokerroom acpc play: {exc}", file=sys.stderr)
+        return 1
+    text = f"hands played: {summary.hands}, won: {format_value(summary.won)}"
+    if summary.hands:
+        text += f" ({summary.won / summary.hands:+.2f} a hand)"
+    if summary.unvalued:
+        text += f"; {summary.unvalued} hands without the cards to value them"
+    if summary.corrected:
+        text += f"; {summary.corrected} answers off the menu, sent as calls"
+    if not summary.complete:
+        text += "; the dealer hung up in the middle of a hand"
+    common.emit(args, text, dataclasses.asdict(summary))
+    return 0 if summary.complete else 1
+
+
 def _seed(text: str) -> int:
     try:
         value = int(text)
@@ -89,8 +121,13 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     """Register ``acpc``."""
     top = common.add_command(sub, "acpc", cmd_dealer, json_output=False)
     top_sub = top.add_subparsers(dest="action", required=True, parser_class=Parser)
+    _add_dealer(top_sub)
+    _add_play(top_sub)
+
+
+def _add_dealer(sub: argparse._SubParsersAction[Parser]) -> None:
     p = common.add_command(
-        top_sub,
+        sub,
         "dealer",
         cmd_dealer,
         "run an ACPC match (the dealer's arguments)",
@@ -145,3 +182,19 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     )
     p.add_argument("--host", default="0.0.0.0", help="address to listen on")
     p.set_defaults(log=True)
+
+
+def _add_play(sub: argparse._SubParsersAction[Parser]) -> None:
+    p = common.add_command(sub, "play", cmd_play, "play a bot of ours at an ACPC dealer's seat")
+    p.add_argument("host", metavar="HOST", help="the dealer's host")
+    p.add_argument("port", metavar="PORT", type=common.positive, help="this seat's port")
+    p.add_argument(
+        "--bot",
+        required=True,
+        help="random, calling-station, tight-aggressive, module:Class or file.py:Class",
+    )
+    p.add_argument(
+        "--game",
+        metavar="GAMEDEF",
+        help="the match's .game file (default: heads-up no-limit hold'em, 20000 stacks, 50/100)",
+    )
