@@ -153,6 +153,7 @@ def _leaderboard(results: Results, tournament_id: int, out: Path, chart: Path) -
         columns.append("finish")
     else:
         columns.append(f"{per_100} (95 % CI)")
+        columns.append(f"adjusted {per_100} (95 % CI)")
         if results.config.duplicate:
             columns.append(f"duplicate {per_100} (95 % CI)")
     for column in columns:
@@ -163,11 +164,26 @@ def _leaderboard(results: Results, tournament_id: int, out: Path, chart: Path) -
             cells.append(_finish(s, results.config.format))
         else:
             cells.append(_rate(s.rate))
+            cells.append(_rate(s.adjusted_rate))
             if results.config.duplicate:
                 cells.append(_rate(s.duplicate_rate))
         table.add_row(*cells)
-    console = Console(width=max(120, Console().width))  # a pipe gets the whole table
+    console = Console(width=max(140, Console().width))  # a pipe gets the whole table
     console.print(table)
+    _explain(console, results)
+    if not results.freezeout:
+        console.print(_stats_table(results))
+    errors = {s.name: s.errors for s in results.standings if s.errors}
+    if errors:
+        console.print(
+            f"decisions played for failing bots (stand pat, bring in, check or fold): {errors}"
+        )
+    console.print(f"results: {out / 'results.json'}; chart: {chart}")
+
+
+def _explain(console: Console, results: Results) -> None:
+    """The lines under the leaderboard: what its columns measure."""
+    unit = results.config.unit
     if results.freezeout:
         rounds = (
             ";\na round is a hand at every table, and players out in the same round rank by "
@@ -178,7 +194,8 @@ def _leaderboard(results: Results, tournament_id: int, out: Path, chart: Path) -
         console.print(
             f"hands: those each bot was dealt in; hand N: the Nth of the tournament's "
             f"{results.hands}, every table's counted{rounds}.\nNo win rates: in a "
-            "freeze-out the finish is the result (docs/tournaments.md#statistics)"
+            "freeze-out the finish is the result (docs/tournaments.md#statistics);\n"
+            'each bot\'s VPIP, PFR, 3-bet, AF, WTSD and W$SD are in results.json ("stats")'
         )
     else:
         paired = (
@@ -190,12 +207,48 @@ def _leaderboard(results: Results, tournament_id: int, out: Path, chart: Path) -
             f"win rates: {unit} won per 100 hands, over the hands each bot played (the hands "
             f"column),\nwith a 95 % confidence interval{paired}"
         )
-    errors = {s.name: s.errors for s in results.standings if s.errors}
-    if errors:
-        console.print(
-            f"decisions played for failing bots (stand pat, bring in, check or fold): {errors}"
+        console.print(_adjusted_line(results))
+
+
+def _adjusted_line(results: Results) -> str:
+    """What the all-in adjustment did on this match: hands adjusted, and how much
+    narrower it made the intervals (the variance reduction achieved)."""
+    counts = results.adjustments
+    kept = counts.get("unsupported", 0) + counts.get("skipped", 0)
+    narrower = [s.ci_narrower for s in results.standings if s.ci_narrower is not None]
+    line = (
+        f"adjusted: a hand all in before the last card counts as each bot's equity in each "
+        f"pot (exact; docs/statistics.md);\n{counts.get('all-in', 0)} of "
+        f"{results.hands} hands adjusted"
+    )
+    if kept:
+        line += f", {kept} all in early kept at their result (stud/draw, or over the budget)"
+    if narrower:
+        low, high, mean = min(narrower), max(narrower), sum(narrower) / len(narrower)
+        line += (
+            f"; the adjusted intervals are {100 * mean:.1f} % narrower on average "
+            f"({100 * low:.1f} to {100 * high:.1f} %)"
         )
-    console.print(f"results: {out / 'results.json'}; chart: {chart}")
+    return line
+
+
+def _stats_table(results: Results) -> RichTable:
+    """Each bot's play, from the hands it was dealt in (docs/statistics.md)."""
+    table = RichTable(title="statistics (docs/statistics.md)")
+    for column in ("bot", "hands", "VPIP", "PFR", "3-bet", "AF", "WTSD", "W$SD"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+
+    def pct(x: float | None) -> str:
+        return "-" if x is None else f"{100 * x:.1f}"
+
+    for s in results.standings:
+        st = s.stats
+        if st is None:
+            continue
+        af = "-" if st.aggression is None else f"{st.aggression:.2f}"
+        cells = (pct(st.vpip), pct(st.pfr), pct(st.three_bet), af, pct(st.wtsd), pct(st.wsd))
+        table.add_row(s.name, str(st.hands), *cells)
+    return table
 
 
 def _finish(s: Standing, fmt: Format) -> str:

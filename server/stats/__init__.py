@@ -25,6 +25,7 @@ from server.stats.hands import (
     HandFacts,
     PlayerFacts,
     facts,
+    facts_of_hand,
     facts_of_history,
     facts_of_info,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "PlayerFacts",
     "PlayerStats",
     "facts",
+    "facts_of_hand",
     "facts_of_history",
     "facts_of_info",
     "player_stats",

@@ -18,6 +18,7 @@ of a pot is a third).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -42,10 +43,19 @@ from engine.events import (
 if TYPE_CHECKING:
     from engine.cards import Card
     from engine.games import Game
+    from engine.hand import Hand
     from engine.history import HandHistory, Replay
     from server.export import HandInfo
 
-__all__ = ["Adjustment", "HandFacts", "PlayerFacts", "facts", "facts_of_history", "facts_of_info"]
+__all__ = [
+    "Adjustment",
+    "HandFacts",
+    "PlayerFacts",
+    "facts",
+    "facts_of_hand",
+    "facts_of_history",
+    "facts_of_info",
+]
 
 AGGRESSIVE = frozenset({"bet", "raise", "complete"})
 """Action kinds that bet or raise: a stud completion raises the bring-in."""
@@ -63,6 +73,9 @@ class Adjustment(Enum):
     UNSUPPORTED = "unsupported"
     """Betting closed before the last card, but the game has no exact equity here (stud,
     draw: cards are not shared, or some hole cards are unknown): the actual result."""
+    SKIPPED = "skipped"
+    """Betting closed before the last card, but enumerating the run-outs would cost more
+    than the caller's ``budget`` (an Omaha hi-lo preflop all-in): the actual result."""
 
 
 @dataclass
@@ -106,6 +119,17 @@ def facts_of_info(info: HandInfo) -> HandFacts:
     return facts(info.players, info.history, info.replay())
 
 
+def facts_of_hand(hand: Hand, players: Sequence[str], *, budget: int | None = None) -> HandFacts:
+    """The facts of a hand our engine played (every card known), named by ``players`` in
+    position order. It is replayed from its PHH record, whose events number the players
+    by position as the statistics do (the table's events number its seats).
+    ``budget`` as for :func:`facts`."""
+    from engine import history  # noqa: PLC0415  (loads the table: not at import)
+
+    hh = history.from_hand(hand, list(players))
+    return facts(players, hh, history.replay(hh), budget=budget)
+
+
 def facts_of_history(hh: HandHistory, players: Sequence[str] | None = None) -> HandFacts:
     """The facts of a PHH hand; players are named by ``players``, else by the history's
     ``players`` field, else ``p1`` ... ``pN``."""
@@ -119,8 +143,15 @@ def facts_of_history(hh: HandHistory, players: Sequence[str] | None = None) -> H
     return facts(tuple(str(n) for n in names), hh, history.replay(hh))
 
 
-def facts(players: Sequence[str], hh: HandHistory, played: Replay) -> HandFacts:
-    """The facts of a hand from its history and its replay (seats are positions)."""
+def facts(
+    players: Sequence[str], hh: HandHistory, played: Replay, *, budget: int | None = None
+) -> HandFacts:
+    """The facts of a hand from its history and its replay (seats are positions).
+
+    ``budget`` caps the hand evaluations an all-in adjustment may make one by one (the
+    games without a batch path: short deck, Omaha hi-lo...): a pot that would take more
+    keeps the actual result (:attr:`Adjustment.SKIPPED`). Hold'em and Omaha high
+    enumerate in batches, a preflop all-in in a fraction of a second: never skipped."""
     game = hh.game
     events = played.events
     started = next(e for e in events if isinstance(e, HandStarted))
@@ -136,7 +167,7 @@ def facts(players: Sequence[str], hh: HandHistory, played: Replay) -> HandFacts:
             for seat, amount in e.shares:
                 won[seat] += amount
     net = [w - p for w, p in zip(won, put_in, strict=True)]
-    kind, adjusted = _adjusted(game, played, put_in, net)
+    kind, adjusted = _adjusted(game, played, put_in, net, budget)
     big_bet = _chips(hh.big_bet, played.scale) if game.fixed_limit else 0
     unit = started.big_blind or _chips(hh.small_bet, played.scale) or max(hh.antes or [0])
     out = HandFacts(game, int(unit) or 1, big_bet, kind)
@@ -150,7 +181,7 @@ def _chips(value: object, scale: int) -> int:
 
 
 def _adjusted(
-    game: Game, played: Replay, put_in: list[int], net: list[int]
+    game: Game, played: Replay, put_in: list[int], net: list[int], budget: int | None
 ) -> tuple[Adjustment, list[Fraction]]:
     events = played.events
     last_action = max(
@@ -183,14 +214,19 @@ def _adjusted(
     }
     if any(seat not in holes for _, eligible in pots.values() for seat in eligible):
         return Adjustment.UNSUPPORTED, actual
+    if budget is not None and not _batched(game):
+        unknown = len(game.deck.cards) - len(board) - sum(len(c) for c in holes.values())
+        boards = math.comb(unknown, game.board_cards - len(board))
+        if any(boards * len(e) > budget for _, e in pots.values() if len(e) > 1):
+            return Adjustment.SKIPPED, actual
     result = [Fraction(-x) for x in put_in]
     for amount, eligible in pots.values():
         if len(eligible) == 1:
             result[eligible[0]] += amount
             continue
-        dead = [c for seat, cards in holes.items() if seat not in eligible for c in cards]
+        dead = frozenset(c for seat, cards in holes.items() if seat not in eligible for c in cards)
         try:
-            shares = _exact_shares(game, [holes[s] for s in eligible], board, dead)
+            shares = _exact_shares(game, tuple(holes[s] for s in eligible), board, dead)
         except EngineError:  # a board game the equity cannot rank (dice, jokers...)
             return Adjustment.UNSUPPORTED, actual
         for seat, share in zip(eligible, shares, strict=True):
@@ -198,9 +234,25 @@ def _adjusted(
     return Adjustment.ALL_IN, result
 
 
+def _batched(game: Game) -> bool:
+    """Whether :func:`engine.equity` ranks this game's boards in batches (numpy): hold'em
+    and Omaha high, as the engine dispatches them (``engine.equity``)."""
+    from engine import games  # noqa: PLC0415
+
+    holdem, omaha = games.GAMES["nlhe"], games.GAMES["plo"]
+    return (game.hands == holdem.hands and game.deck is holdem.deck and game.hole_cards == 2) or (
+        game.hands == omaha.hands
+    )
+
+
+# A duplicate match deals each deck once per seat rotation: the same all-in comes again.
+@functools.lru_cache(maxsize=4096)
 def _exact_shares(
-    game: Game, hands: list[tuple[Card, ...]], board: tuple[Card, ...], dead: list[Card]
-) -> list[Fraction]:
+    game: Game,
+    hands: tuple[tuple[Card, ...], ...],
+    board: tuple[Card, ...],
+    dead: frozenset[Card],
+) -> tuple[Fraction, ...]:
     """Each hand's exact share of a pot over every remaining board.
 
     :func:`engine.equity` gives the share as a float over ``boards`` boards; on each board
@@ -208,13 +260,13 @@ def _exact_shares(
     share times ``boards * 2 * lcm(1..n)`` is an integer: rounding that recovers it
     exactly, since the float's error is many orders of magnitude below one.
     """
-    results = equity(hands, board, dead, game=game, exact=True)
+    results = equity(hands, board, sorted(dead), game=game, exact=True)
     boards = results[0].boards
     scale = boards * 2 * math.lcm(*range(1, len(hands) + 1))
     numerators = [round(r.equity * scale) for r in results]
     if sum(numerators) != scale:  # cannot happen unless the float drifted by half a unit
         raise AssertionError(f"equity shares {numerators} do not sum to {scale}")
-    return [Fraction(k, scale) for k in numerators]
+    return tuple(Fraction(k, scale) for k in numerators)
 
 
 def _count_actions(out: HandFacts, played: Replay, n: int) -> None:

@@ -67,7 +67,8 @@ class PlayerStats:
     adjusted_hands: int = 0
     """Hands whose result is all-in adjusted."""
     unadjusted_all_ins: int = 0
-    """Hands all in before the last card in a game without exact equity: actual result."""
+    """Hands all in before the last card kept at their actual result: a game without exact
+    equity, or an enumeration over the caller's budget (``Adjustment.SKIPPED``)."""
     results_bb: list[Fraction] = field(default_factory=list, repr=False)
     adjusted_bb: list[Fraction] = field(default_factory=list, repr=False)
     results_big_bets: list[Fraction] = field(default_factory=list, repr=False)
@@ -160,7 +161,7 @@ def player_stats(hands: Iterable[HandFacts]) -> dict[str, PlayerStats]:
             s.net += p.net
             s.adjusted_net += p.adjusted
             s.adjusted_hands += hand.adjustment is Adjustment.ALL_IN
-            s.unadjusted_all_ins += hand.adjustment is Adjustment.UNSUPPORTED
+            s.unadjusted_all_ins += hand.adjustment in (Adjustment.UNSUPPORTED, Adjustment.SKIPPED)
             s.results_bb.append(Fraction(p.net, hand.big_blind))
             s.adjusted_bb.append(p.adjusted / hand.big_blind)
             if hand.big_bet:

@@ -22,6 +22,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Protocol
 
 from engine import (
@@ -47,8 +48,9 @@ from engine import (
     mix,
     stakes_for_blinds,
 )
+from server.stats import Adjustment, HandFacts, PlayerStats, facts_of_hand, player_stats
 from server.tables import default_action
-from server.tournaments.stats import Rate, bb_per_100
+from server.tournaments.stats import ADJUST_BUDGET, STAT_KEYS, Rate, bb_per_100
 from server.tournaments.structures import BLIND_STRUCTURES, PAYOUTS, BlindStructure, Level, payouts
 
 log = logging.getLogger("pokerroom")
@@ -225,6 +227,22 @@ class Standing:
     (TDA hand-for-hand)."""
     eliminated_at_level: int | None = None
     """The blind level (from 1) of that hand."""
+    adjusted_rate: Rate | None = None
+    """Ring and round robin: the win rate of the all-in adjusted results
+    (docs/statistics.md): a hand all in before the last card counts as the player's
+    equity in each pot, not the cards that came."""
+    adjusted_chips: Fraction | None = None
+    """Ring and round robin: chips won, all-in adjusted (exact: they sum to 0)."""
+    stats: PlayerStats | None = None
+    """VPIP, PFR, 3-bet, aggression, WTSD, W$SD over the hands the player was dealt in."""
+
+    @property
+    def ci_narrower(self) -> float | None:
+        """How much narrower the adjusted interval is than the raw one (0.15: 15 %)."""
+        raw, adjusted = self.rate, self.adjusted_rate
+        if raw is None or adjusted is None or not raw.margin > 0:
+            return None
+        return 1 - adjusted.margin / raw.margin
 
 
 @dataclass
@@ -240,6 +258,9 @@ class Results:
     stacks: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     """Sit-and-go and multi-table: each player's chips after every hand they played, as
     (the tournament's hand, chips), ending with 0 in the hand they busted."""
+    adjustments: dict[str, int] = field(default_factory=dict)
+    """Hands by how their adjusted results were found (``Adjustment`` values: ``all-in``
+    adjusted, kept ``actual``, ``unsupported`` or ``skipped`` over the budget)."""
 
     @property
     def freezeout(self) -> bool:
@@ -268,7 +289,15 @@ class Results:
             else:
                 entry["rate"] = rate(s.rate)
                 entry["duplicate_rate"] = rate(s.duplicate_rate)
+                entry["adjusted"] = rate(s.adjusted_rate)
+                if entry["adjusted"] is not None:
+                    chips = s.adjusted_chips
+                    entry["adjusted"]["chips_won"] = None if chips is None else float(chips)
+                    entry["adjusted"]["ci_narrower"] = s.ci_narrower
             entry["errors"] = s.errors
+            if s.stats is not None:
+                every = s.stats.as_json()
+                entry["stats"] = {k: every[k] for k in STAT_KEYS}
             return entry
 
         series: dict[str, Any] = (
@@ -287,6 +316,8 @@ class Results:
             "prize_pool": self.prize_pool,
             "hands": self.hands,
             "standings": [standing(s) for s in self.standings],
+            "adjustments": self.adjustments,
+            "adjust_budget": ADJUST_BUDGET,
             **series,
         }
 
@@ -303,6 +334,8 @@ class _Seated:
     number: int  # 1.. in entry order
     chips: int = 0
     results: list[float] = field(default_factory=list)  # per hand, in config.unit
+    adjusted: list[float] = field(default_factory=list)  # the same, all-in adjusted
+    adjusted_chips: Fraction = Fraction(0)
     groups: dict[tuple[str, int], list[float]] = field(default_factory=dict)
     errors: int = 0
     busted: tuple[int, int, int] | None = None  # (round, stack before its hand, order)
@@ -340,6 +373,8 @@ class TournamentDirector:
         self.rotations: dict[str, Rotation] = {}
         """A mixed game's place in its rotation at each table of a freeze-out."""
         self.unit_is_big_bet = config.unit == "big bets"
+        self.facts: list[HandFacts] = []
+        """Every hand played, reduced to what the statistics count (server.stats)."""
 
     # -- running --------------------------------------------------------------------------
 
@@ -370,6 +405,7 @@ class TournamentDirector:
         pool = self.config.buy_in * len(self.players)
         prizes = payouts(pool, self.config.payouts, len(self.players)) if pool else []
         freezeout = self.config.format in (Format.SNG, Format.MTT)
+        stats = player_stats(self.facts)
         standings = []
         for place, p in enumerate(order, 1):
             duplicate = None
@@ -388,13 +424,18 @@ class TournamentDirector:
                     eliminated_in_hand=p.out[0] if p.out else None,
                     eliminated_in_round=p.out[1] if p.out else None,
                     eliminated_at_level=p.out[2] if p.out else None,
+                    adjusted_rate=None if freezeout else bb_per_100(p.adjusted),
+                    adjusted_chips=None if freezeout else p.adjusted_chips,
+                    stats=stats.get(p.entrant.name),
                 )
             )
+        kinds = [str(f.adjustment.value) for f in self.facts]
+        counted = {a.value: kinds.count(a.value) for a in Adjustment}
         if freezeout:
             stacks = {p.entrant.name: p.stacks for p in self.players}
-            return Results(self.config, standings, pool, self.hands, {}, stacks)
+            return Results(self.config, standings, pool, self.hands, {}, stacks, counted)
         winnings = {p.entrant.name: list(itertools.accumulate(p.results)) for p in self.players}
-        return Results(self.config, standings, pool, self.hands, winnings)
+        return Results(self.config, standings, pool, self.hands, winnings, {}, counted)
 
     def _deck(self, table: str, deal: int, played: Game) -> tuple[str, Deck]:
         """Deal ``deal``'s deck at ``table``: the game's own deck (52 cards, the short
@@ -433,16 +474,28 @@ class TournamentDirector:
         self.hands += 1
         setup = hand.setup
         unit = setup.big_bet if self.unit_is_big_bet else setup.big_blind or setup.small_bet
+        names = tuple(seated[s].entrant.name for s in hand.seats)
+        # The server dealt every card, so the all-in adjustment is exact (docs/statistics.md);
+        # the budget keeps an Omaha hi-lo preflop all-in (a minute and more) from stalling.
+        facts: HandFacts | None = None
+        try:
+            facts = facts_of_hand(hand, names, budget=ADJUST_BUDGET)
+        except EngineError:  # PHH cannot replay it (dice roll a face twice): not counted
+            pass
+        else:
+            self.facts.append(facts)
         for position, seat in enumerate(hand.seats):
             p = seated[seat]
             net = hand.stacks[position] - setup.stacks[position]
             p.chips += net  # a freeze-out's stack; a ring's chips won
             p.results.append(net / unit)
+            adjusted = Fraction(net) if facts is None else facts.players[position].adjusted
+            p.adjusted_chips += adjusted
+            p.adjusted.append(float(adjusted / unit))
             p.groups.setdefault((label, deal), []).append(net / unit)
             if self.config.format in (Format.SNG, Format.MTT):
                 p.stacks.append((self.hands, p.chips))
         if self.on_hand is not None:
-            names = tuple(seated[s].entrant.name for s in hand.seats)
             done = self.on_hand(HandPlayed(label, table.hand_number, seed, hand, names, deal))
             if done is not None:
                 await done

@@ -8,9 +8,22 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Rate", "bb_per_100"]
+__all__ = ["ADJUST_BUDGET", "STAT_KEYS", "Rate", "bb_per_100"]
 
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95 % interval
+
+ADJUST_BUDGET = 50_000
+"""The most hand evaluations a hand's all-in adjustment may make one by one (games the
+engine ranks board by board: short deck, Omaha hi-lo, ...; about 0.3 s at most). Hold'em
+and Omaha high enumerate in batches and are always adjusted; an all-in over the budget
+(an Omaha hi-lo or short deck preflop all-in) keeps its actual result, and is counted."""
+
+STAT_KEYS = (
+    "hands", "vpip", "pfr", "three_bet", "three_bet_chances", "aggression", "wtsd", "wsd",
+    "showdowns", "adjusted_hands", "unadjusted_all_ins",
+)  # fmt: skip
+"""The player statistics a tournament reports (server.stats, docs/statistics.md); its
+win rates are its own, in the tournament's unit."""
 
 
 @dataclass(frozen=True)

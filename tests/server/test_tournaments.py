@@ -637,3 +637,89 @@ def test_the_command_plays_a_game_or_a_mix_and_says_its_unit(
     assert results["unit"] == unit and results["hands"] == 30
     assert main(["tournament", "--replay", str(results["id"]), "--db", db]) == 0
     assert "identical results" in capsys.readouterr().out
+
+
+# -- all-in adjusted winnings and player statistics -----------------------------------------
+
+
+def run_stored_ring(tmp_path: Path, fmt: str, *extra: str) -> dict[str, Any]:
+    """``pokerroom tournament`` on a fresh database; its results.json."""
+    db = f"sqlite:///{tmp_path / 'room.db'}"
+    argv = [
+        "tournament", "--format", fmt, "--seed", "adjust", "--db", db,
+        "--out", str(tmp_path / "out"), "--bot", "tag=tight-aggressive",
+        "--bot", "cs=calling-station", "--bot", "rnd=random", *extra,
+    ]  # fmt: skip
+    assert main(argv) == 0
+    return dict(json.loads((tmp_path / "out" / "results.json").read_text()))
+
+
+def stored_stats(tmp_path: Path, tournament_id: int) -> dict[str, Any]:
+    """server.stats over the tournament's hands as stored, replayed from their PHH."""
+    from server.stats import facts_of_info, player_stats
+    from server.store import Store
+
+    async def load() -> list[Any]:
+        async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'room.db'}") as store:
+            hands = await store.list_hands(limit=10**6)
+            mine = [h for h in hands if h.table.startswith(f"tournament-{tournament_id}-")]
+            return [await store.hand_info(h.id) for h in reversed(mine)]
+
+    infos = asyncio.run(load())
+    return {name: s.as_json() for name, s in player_stats(map(facts_of_info, infos)).items()}
+
+
+def test_a_ring_match_reports_adjusted_rates_that_sum_to_zero_and_the_stored_hands_stats(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = run_stored_ring(tmp_path, "ring", "--hands", "150")
+    printed = capsys.readouterr().out
+    assert "adjusted bb/100 (95 % CI)" in printed and "% narrower on average" in printed
+    assert "VPIP" in printed and "W$SD" in printed
+    assert results["adjustments"]["all-in"] > 0  # the random bot shoves: some are adjusted
+    standings = results["standings"]
+    adjusted = [s["adjusted"] for s in standings]
+    assert all(a["samples"] == 150 and a["ci95"][0] < a["bb_per_100"] < a["ci95"][1]
+               for a in adjusted)  # fmt: skip
+    # Exact shares of each pot: the adjusted chips of every hand sum to 0.
+    assert sum(a["chips_won"] for a in adjusted) == pytest.approx(0, abs=1e-6)
+    assert sum(a["bb_per_100"] for a in adjusted) == pytest.approx(0, abs=1e-6)
+    assert sum(s["chips"] for s in standings) == 0
+    for s, a in zip(standings, adjusted, strict=True):
+        raw, adj = s["rate"]["ci95"], a["ci95"]
+        assert a["ci_narrower"] == pytest.approx(1 - (adj[1] - adj[0]) / (raw[1] - raw[0]))
+    stored = stored_stats(tmp_path, results["id"])
+    for s in standings:
+        again = stored[s["name"]]
+        assert s["stats"] == {k: again[k] for k in s["stats"]}
+        assert s["stats"]["hands"] == 150 and s["stats"]["vpip"] is not None
+        # The same hands counted in chips: the adjusted net is the stored hands' adjusted net.
+        assert s["adjusted"]["chips_won"] == pytest.approx(again["adjusted_net"])
+        assert s["chips"] == again["net"]
+
+
+def test_a_sit_and_go_reports_each_players_statistics_and_no_rates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = run_stored_ring(tmp_path, "sng")
+    assert "results.json" in capsys.readouterr().out
+    stored = stored_stats(tmp_path, results["id"])
+    for s in results["standings"]:
+        assert "adjusted" not in s and "rate" not in s
+        assert s["stats"] == {k: stored[s["name"]][k] for k in s["stats"]}
+        assert s["stats"]["hands"] == s["hands"]
+
+
+def test_an_all_in_over_the_budget_keeps_its_result_and_is_counted() -> None:
+    """A short deck preflop all-in would enumerate 200,000 boards hand by hand (an Omaha
+    hi-lo one a million): the director keeps its actual result, fast, and counts it."""
+    from server.stats import Adjustment, facts_of_hand
+
+    config = TournamentConfig(Format.RING, "budget", game="shortdeck", hands=60, starting_stack=500)
+    played: list[HandPlayed] = []
+    entrants = [Entrant(f"r{i}", BotAgent(RandomBot(seed=i))) for i in range(2)]
+    _, results = run(config, entrants, on_hand=played.append)
+    kinds = [facts_of_hand(p.hand, p.players, budget=50_000).adjustment for p in played]
+    assert results.adjustments["skipped"] == kinds.count(Adjustment.SKIPPED) > 0
+    for s in results.standings:
+        assert s.stats.unadjusted_all_ins >= results.adjustments["skipped"]
