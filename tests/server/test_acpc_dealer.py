@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pyspiel
 import pytest
+from pokerkit import FixedLimitTexasHoldem, HandHistory, NoLimitTexasHoldem, Poker
 
 from engine import acpc
 from server.acpc.dealer import MatchConfig, MatchError, run_match
@@ -202,9 +203,12 @@ def ours_legal(hand: HandState) -> set[int]:
 
 
 async def start_match(
-    hands: int = 20, *, strict: bool = False
+    hands: int = 20,
+    *,
+    strict: bool = False,
+    game_name: str = "holdem.nolimit.2p.reverse_blinds.game",
 ) -> tuple[asyncio.Task[list[float]], list[int], io.StringIO]:
-    game = load("holdem.nolimit.2p.reverse_blinds.game")
+    game = load(game_name)
     ports: asyncio.Future[list[int]] = asyncio.get_running_loop().create_future()
     out, err = io.StringIO(), io.StringIO()
     config = MatchConfig(
@@ -347,3 +351,82 @@ async def test_a_bad_version_line_ends_the_match(
         await task
     for writer in writers:
         writer.close()
+
+
+def pokerkit_game(game: acpc.GameDef) -> tuple[Poker, int]:
+    """The pokerkit game and starting stack of a heads-up hold'em gamedef with reverse
+    blinds (pokerkit reverses heads-up blinds itself: position 0 posts the big one)."""
+    blinds = tuple(sorted(game.blind))
+    if game.betting == "limit":
+        big = game.raise_size[-1]
+        return FixedLimitTexasHoldem((), True, 0, blinds, game.raise_size[0], big), 10**9
+    return NoLimitTexasHoldem((), True, 0, blinds, blinds[-1]), game.stack[0]
+
+
+def pokerkit_betting(history: HandHistory, starting_stack: int, limit: bool) -> str:
+    """The ACPC betting string of a hand as pokerkit played it: a raise is to the hand
+    total the raiser has in, read off its stack, so pokerkit's street-relative amounts
+    are not trusted."""
+    out = []
+    for state, action in history.state_actions:
+        if action is None:
+            continue
+        words = action.split()
+        if words[:2] == ["d", "db"]:
+            out.append("/")
+        elif words[1] == "f":
+            out.append("f")
+        elif words[1] == "cc":
+            out.append("c")
+        elif words[1] == "cbr":
+            player = int(words[0][1:]) - 1
+            out.append("r" if limit else f"r{starting_stack - state.stacks[player]}")
+    return "".join(out)
+
+
+@pytest.mark.parametrize(
+    "game_name", ["holdem.nolimit.2p.reverse_blinds.game", "holdem.limit.2p.reverse_blinds.game"]
+)
+async def test_pokerkit_reads_our_log_to_the_same_hands_and_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game_name: str
+) -> None:
+    """pokerkit's ``HandHistory.from_acpc_protocol`` reads the log's STATE lines: each
+    hand replays on pokerkit's rules to the same betting, players and values."""
+    monkeypatch.chdir(tmp_path)
+    game = load(game_name)
+    mine = to_act(game)
+    rngs = [random.Random(2), random.Random(3)]
+
+    def player(rng: random.Random) -> Callable[[str], str]:
+        def choose(line: str) -> str:
+            if not mine(line):
+                return ""
+            if game.betting == "limit":  # raise often enough to reach the caps
+                return rng.choice(["f", "c", "r", "r", "r"])
+            return rng.choice(["f", "c", "c", "r", f"r{rng.randint(100, 20000)}"])
+
+        return choose
+
+    task, ports, _ = await start_match(40, game_name=game_name)
+    await asyncio.gather(
+        *(client(port, player(rng)) for port, rng in zip(ports, rngs, strict=True))
+    )
+    totals = await task
+    log = (tmp_path / "m.log").read_text()
+    lines = [line for line in log.splitlines() if line.startswith("STATE:")]
+    poker, stack = pokerkit_game(game)
+    histories = list(HandHistory.from_acpc_protocol(poker, stack, log, error_status=True))
+    assert len(histories) == len(lines) == 40
+    sums = dict.fromkeys(["alice", "bob"], 0)
+    for line, history in zip(lines, histories, strict=True):
+        _, hand_id, betting, _, results, names = line.split(":")
+        assert history.hand == int(hand_id)
+        assert history.players == names.split("|")
+        assert pokerkit_betting(history, stack, game.betting == "limit") == betting, line
+        *_, final = history
+        values = [int(v) for v in results.split("|")]
+        assert list(final.payoffs) == values, line
+        assert list(final.stacks) == [stack + v for v in values], line
+        for name, value in zip(history.players or [], values, strict=True):
+            sums[name] += value
+    assert [sums["alice"], sums["bob"]] == totals
