@@ -8,6 +8,12 @@ with the state it was sent, ``:`` and its action. The positions rotate by one se
 hand (``-f`` fixes them), stacks reset, and ``MATCHNAME.log`` gets one ``STATE:`` line per
 hand and the ``SCORE:`` line, which also ends stdout.
 
+With ``duplicate``, the match is played again with the same seed once for each further
+rotation of the positions (for two players: the seats swapped), so each player holds
+each position's cards; the replays' hands are numbered on (HANDS, HANDS + 1, ...), each
+pass ends with a ``# duplicate rotation R SCORE:...`` comment line, and ``SCORE`` sums
+all passes.
+
 Bad input is handled as the dealer handles it: a reply for another state is ignored, an
 action that does not parse or is not allowed becomes a call, and a no-limit raise out of
 range is clamped. With ``strict``, each of those instead ends the match: the seat is sent
@@ -63,6 +69,7 @@ class MatchConfig:
     append: bool = False
     quiet: bool = False
     strict: bool = False
+    duplicate: bool = False
     t_response: int = DEFAULT_T_RESPONSE
     t_hand: int = DEFAULT_T_HAND
     t_per_hand: int = DEFAULT_T_PER_HAND
@@ -84,6 +91,8 @@ class _Match:
         self.n = config.game.num_players
         self.seats: list[_Seat] = []
         self.log: IO[str] | None = None
+        # Duplicate: the match again with the same seed once per further rotation.
+        self.rounds = self.n if config.duplicate else 1
 
     def note(self, text: str) -> None:
         print(text, file=self.err, flush=True)
@@ -193,7 +202,7 @@ class _Match:
             if (
                 used * 1000 > config.t_response
                 or s.used_hand * 1000 > config.t_hand
-                or s.used_match * 1000 > config.t_per_hand * config.hands
+                or s.used_match * 1000 > config.t_per_hand * config.hands * self.rounds
             ):
                 raise MatchError(f"seat {seat + 1} ran out of time")
             sent_at = time.monotonic()
@@ -225,13 +234,16 @@ class _Match:
                 self.note(f"WARNING: raise of {action.size} {word} to {fixed.size}")
             return fixed
 
-    async def play(self) -> list[float]:
+    async def play(self, rotation: int = 0) -> list[float]:
+        """The match's hands, their positions moved ``rotation`` seats on (a duplicate
+        replay: the same seed deals the same cards, numbered on from the last hand)."""
         config, n = self.config, self.n
         rng = MT19937(config.seed)
         totals = [0.0] * n
-        player0_seat = 0
-        for hand_id in range(config.hands):
-            if hand_id and not config.fixed_seats:
+        player0_seat = rotation % n
+        for index in range(config.hands):
+            hand_id = rotation * config.hands + index
+            if index and not config.fixed_seats:
                 player0_seat = (player0_seat + 1) % n
             for s in self.seats:
                 s.used_hand = 0.0
@@ -300,9 +312,19 @@ async def _play(
     match.write_log(header)
     try:
         await match.connect(listeners)
-        totals = await match.play()
+        names = "|".join(config.names[: match.n])
+        totals = [0.0] * match.n
+        for rotation in range(match.rounds):
+            part = await match.play(rotation)
+            totals = [t + v for t, v in zip(totals, part, strict=True)]
+            if config.duplicate:
+                values = "|".join(format_value(v) for v in part)
+                line = f"# duplicate rotation {rotation} SCORE:{values}:{names}"
+                print(line, file=match.out, flush=True)
+                match.note(line)
+                match.write_log(line)
         values = "|".join(format_value(v) for v in totals)
-        score = f"SCORE:{values}:{'|'.join(config.names[: match.n])}"
+        score = f"SCORE:{values}:{names}"
         print(score, file=match.out, flush=True)
         match.note(score)
         match.write_log(score)

@@ -68,6 +68,7 @@ def cmd_dealer(args: argparse.Namespace) -> int:
         append=args.a,
         quiet=args.q,
         strict=args.strict,
+        duplicate=args.duplicate,
         t_response=args.t_response,
         t_hand=args.t_hand,
         t_per_hand=args.t_per_hand,
@@ -147,6 +148,24 @@ def _add_dealer(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("-q", action="store_true", help="only errors, warnings and the score on stderr")
     p.add_argument("-t", action="store_true", help="no transaction file (the only choice here)")
     p.add_argument("-a", action="store_true", help="append to the log file")
+    _add_clocks(p)
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="disconnect a seat that sends a bad or illegal action, saying why",
+    )
+    p.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play the match again with the same seed and the positions rotated, once per"
+        " further rotation; SCORE sums every pass",
+    )
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on")
+    p.set_defaults(log=True)
+
+
+def _add_clocks(p: argparse.ArgumentParser) -> None:
+    """The dealer's clocks, in milliseconds."""
     p.add_argument(
         "--t_response",
         type=_millis,
@@ -175,13 +194,6 @@ def _add_dealer(sub: argparse._SubParsersAction[Parser]) -> None:
         metavar="MS",
         help="most time to wait for the players to connect (<0: no limit)",
     )
-    p.add_argument(
-        "--strict",
-        action="store_true",
-        help="disconnect a seat that sends a bad or illegal action, saying why",
-    )
-    p.add_argument("--host", default="0.0.0.0", help="address to listen on")
-    p.set_defaults(log=True)
 
 
 def _add_play(sub: argparse._SubParsersAction[Parser]) -> None:

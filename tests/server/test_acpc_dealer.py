@@ -430,3 +430,79 @@ async def test_pokerkit_reads_our_log_to_the_same_hands_and_values(
         for name, value in zip(history.players or [], values, strict=True):
             sums[name] += value
     assert [sums["alice"], sums["bob"]] == totals
+
+
+def card_strategy(game: acpc.GameDef) -> Callable[[str], str]:
+    """A deterministic player that only looks at its own cards and the betting: a min
+    raise with a pair or an ace, a fold with a 2 or a 3 when raised, else a call."""
+    mine = to_act(game)
+
+    def choose(line: str) -> str:
+        if not mine(line):
+            return ""
+        viewer, _, betting, cards = line.split(":")[1:5]
+        hole = cards.split("/")[0].split("|")[int(viewer)]
+        hand = replay(game, line)
+        sizes = hand.raise_range()
+        if (hole[0] == hole[2] or "A" in hole[::2]) and sizes is not None:
+            return f"r{sizes[0]}"
+        if set(hole[::2]) & {"2", "3"} and betting.endswith(tuple("0123456789")):
+            return "f"
+        return "c"
+
+    return choose
+
+
+def always_call(game: acpc.GameDef) -> Callable[[str], str]:
+    mine = to_act(game)
+    return lambda line: "c" if mine(line) else ""
+
+
+@pytest.mark.parametrize("same", [True, False])
+async def test_duplicate_replays_the_cards_with_the_seats_swapped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, same: bool
+) -> None:
+    """The second pass deals hand HANDS + i the cards of hand i with the positions
+    swapped. Two copies of one deterministic strategy then play each hand's two sides
+    once each, so the duplicate totals are exactly 0 though each pass's are not."""
+    monkeypatch.chdir(tmp_path)
+    game = load("holdem.nolimit.2p.reverse_blinds.game")
+    hands = 30
+    ports_set: asyncio.Future[list[int]] = asyncio.get_running_loop().create_future()
+    out, err = io.StringIO(), io.StringIO()
+    config = MatchConfig(
+        name="m",
+        game_path="g.game",
+        game=game,
+        hands=hands,
+        seed=11,
+        names=["alice", "bob"],
+        host="127.0.0.1",
+        quiet=True,
+        duplicate=True,
+    )
+    task = asyncio.create_task(run_match(config, out, err, ports_set.set_result))
+    ports = await ports_set
+    second = card_strategy(game) if same else always_call(game)
+    await asyncio.gather(client(ports[0], card_strategy(game)), client(ports[1], second))
+    totals = await task
+    log = (tmp_path / "m.log").read_text().splitlines()
+    states = [line.split(":") for line in log if line.startswith("STATE:")]
+    assert [int(s[1]) for s in states] == list(range(2 * hands))
+    for first, again in zip(states[:hands], states[hands:], strict=True):
+        assert again[3] == first[3]  # the same cards, by position
+        assert again[5].split("|") == first[5].split("|")[::-1]  # the seats swapped
+        if same:  # the same players' choices: the same hand
+            assert again[2] == first[2] and again[4] == first[4]
+    passes = [line for line in log if line.startswith("# duplicate rotation")]
+    assert len(passes) == 2
+    parts = [[float(v) for v in line.split(":")[1].split("|")] for line in passes]
+    assert [a + b for a, b in zip(*parts, strict=True)] == totals
+    assert log[-1] == f"SCORE:{format_value(totals[0])}|{format_value(totals[1])}:alice|bob"
+    assert out.getvalue().splitlines() == [f"{ports[0]} {ports[1]}", *passes, log[-1]]
+    assert parts[0][0] != 0 and parts[0][0] == -parts[0][1]
+    if same:
+        assert totals == [0, 0]
+        assert parts[1] == parts[0][::-1]
+    else:  # the better strategy's edge, with the luck of the cards taken out
+        assert totals[0] == -totals[1] != 0
