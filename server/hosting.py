@@ -400,23 +400,11 @@ def table_settings(lease: Lease, server: ServerSettings) -> TableSettings:
 
 
 def house_config(game: engine.Game, seats: int = 6) -> TableConfig:
-    """A table of ``game`` at the house's stakes, each game's convention at one level:
-    blinds 50/100 in big-bet games; bets of 100 and 200 in fixed-limit games, with blinds
-    of 50/100 or, in stud, an ante of 10 and a bring-in of 25; Kuhn and Leduc ante 100
-    and bet 100 (Leduc 200, then 400), as the ACPC games do in units of one."""
+    """A table of ``game`` at the house's stakes: blinds of 50/100 read by the game's own
+    convention (:func:`engine.stakes_for_blinds`: big-bet games play the blinds; limit
+    games bet 100 and 200, and stud antes and brings in by its convention)."""
     seats = min(seats, game.max_players)
-    if game.blinds:
-        bets = (100, 200) if game.fixed_limit else (0, 0)
-        return TableConfig(
-            game=game, small_blind=50, big_blind=100, seats=seats, small_bet=bets[0],
-            big_bet=bets[1],
-        )  # fmt: skip
-    ante = 10 if game.bring_in else 100
-    bets = (200, 400) if game.key == "leduc" else (100, 200)
-    return TableConfig(
-        game=game, seats=seats, ante=ante, ante_kind=AnteKind.PER_PLAYER,
-        bring_in=25 if game.bring_in else 0, small_bet=bets[0], big_bet=bets[1],
-    )  # fmt: skip
+    return TableConfig(game=game, seats=seats, **engine.stakes_for_blinds(game, 50, 100))
 
 
 def table_mix(fields: Mapping[str, Any]) -> tuple[engine.Mix, tuple[int, int]] | None:

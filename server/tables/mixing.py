@@ -88,7 +88,7 @@ class Mixing(Storing):
         self.publish_summary()  # the lobby and the bus see who is choosing
         choosing = {"type": "game_choosing", "seat": seat,
                     "seconds": self.settings.decision_seconds}  # fmt: skip
-        self._tell_table(choosing, but=self.seats[seat].session)
+        self._before_hand(self.table.hand_number + 1, choosing, but=self.seats[seat].session)
         self._send_choice(seat)
 
     def _send_choice(self, seat: int) -> None:
@@ -139,22 +139,7 @@ class Mixing(Storing):
 
     def _announce_game(self) -> None:
         """The game has changed: every subscriber gets the table's new summary."""
-        self._tell_table({"type": "game_changed", "summary": self.summary()})
+        self._before_hand(
+            self.table.hand_number + 1, {"type": "game_changed", "summary": self.summary()}
+        )
         self.publish_summary()
-
-    def _tell_table(self, message: dict[str, Any], but: Subscriber | None = None) -> None:
-        """A message about the next hand to every subscriber (``but`` one) and the bus,
-        as its deck commitment goes: numbered with that hand, so a spectator watching
-        with a delay gets it in its place, and one in another process through the bus."""
-        number = self.table.hand_number + 1
-        text = protocol.dumps(
-            {"type": message["type"], "table": self.settings.table_id, "hand_number": number,
-             **message}
-        )  # fmt: skip
-        for session in list(self.subscribers):
-            if session is not but:
-                self._deliver(
-                    session, partial(session.send_table, self.settings.table_id, number, [text])
-                )
-        if self.bus.active:
-            self.bus.publish(self.bus.topics.table_events(self.settings.table_id), text.encode())

@@ -135,18 +135,24 @@ class Views(TableState):
     def _announce_commitment(self, number: int, shuffle: Shuffle) -> None:
         """Hand ``number``'s deck commitment, to everyone: it goes out before any card,
         so the deck cannot change afterwards."""
-        committed = protocol.dumps(
-            {"type": "deck_commitment", "table": self.settings.table_id,
-             "hand_number": number, "commitment": shuffle.commitment}
-        )  # fmt: skip
+        self._before_hand(number, {"type": "deck_commitment", "commitment": shuffle.commitment})
+
+    def _before_hand(
+        self, number: int, message: dict[str, Any], but: Subscriber | None = None
+    ) -> None:
+        """A message about hand ``number``, before its first event, to every subscriber
+        (``but`` one) and the bus: numbered with that hand (no seq), so a spectator with a
+        delay gets it in its place, and one in another process through the bus
+        (server/remote.py relays these)."""
+        table_id = self.settings.table_id
+        text = protocol.dumps(
+            {"type": message["type"], "table": table_id, "hand_number": number, **message}
+        )
         for session in list(self.subscribers):
-            self._deliver(
-                session, partial(session.send_table, self.settings.table_id, number, [committed])
-            )
-        if self.bus.active:  # for spectators in other processes too
-            self.bus.publish(
-                self.bus.topics.table_events(self.settings.table_id), committed.encode()
-            )
+            if session is not but:
+                self._deliver(session, partial(session.send_table, table_id, number, [text]))
+        if self.bus.active:
+            self.bus.publish(self.bus.topics.table_events(table_id), text.encode())
 
     def publish_summary(self) -> None:
         """The lobby's view of the table, retained on the bus for whoever looks later
