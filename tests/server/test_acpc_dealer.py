@@ -506,3 +506,63 @@ async def test_duplicate_replays_the_cards_with_the_seats_swapped(
         assert parts[1] == parts[0][::-1]
     else:  # the better strategy's edge, with the luck of the cards taken out
         assert totals[0] == -totals[1] != 0
+
+
+def high_cards(game: acpc.GameDef) -> Callable[[str], str]:
+    """Raise the least with a king or an ace, fold a deuce to a bet, else call: any
+    number of hole cards, deterministic."""
+    mine = to_act(game)
+
+    def choose(line: str) -> str:
+        if not mine(line):
+            return ""
+        viewer, _, betting, cards = line.split(":")[1:5]
+        ranks = cards.split("/")[0].split("|")[int(viewer)][::2]
+        sizes = replay(game, line).raise_range()
+        if set(ranks) & {"K", "A"} and sizes is not None:
+            return f"r{sizes[0]}" if game.betting == "nolimit" else "r"
+        return "f" if "2" in ranks and betting.endswith(("r", *"0123456789")) else "c"
+
+    return choose
+
+
+@pytest.mark.parametrize("gamedef", ["holdem.nolimit.3p.game", "kuhn.limit.3p.game"])
+async def test_duplicate_rotates_three_players_through_every_position(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gamedef: str
+) -> None:
+    """With three players the match is played three times, the positions moved one seat
+    on each pass, so each player holds each position's cards once. Three copies of one
+    deterministic strategy then score exactly 0 each, though every pass does not."""
+    monkeypatch.chdir(tmp_path)
+    game = load(gamedef)
+    hands = 12
+    ports_set: asyncio.Future[list[int]] = asyncio.get_running_loop().create_future()
+    config = MatchConfig(
+        name="m3",
+        game_path="g.game",
+        game=game,
+        hands=hands,
+        seed=5,
+        names=["ann", "bob", "cy"],
+        host="127.0.0.1",
+        quiet=True,
+        duplicate=True,
+    )
+    quiet = io.StringIO(), io.StringIO()
+    task = asyncio.create_task(run_match(config, *quiet, ports_set.set_result))
+    ports = await ports_set
+    await asyncio.gather(*(client(port, high_cards(game)) for port in ports))
+    totals = await task
+    log = (tmp_path / "m3.log").read_text().splitlines()
+    states = [line.split(":") for line in log if line.startswith("STATE:")]
+    assert [int(s[1]) for s in states] == list(range(3 * hands))
+    for i in range(hands):
+        first, *again = (states[r * hands + i] for r in range(3))
+        for rotation, other in enumerate(again, 1):
+            assert other[2:5] == first[2:5]  # the same cards and choices, by position
+            names = first[5].split("|")
+            assert other[5].split("|") == names[rotation:] + names[:rotation]
+    passes = [line for line in log if line.startswith("# duplicate rotation")]
+    parts = [[float(v) for v in line.split(":")[1].split("|")] for line in passes]
+    assert len(parts) == 3 and any(v != 0 for v in parts[0])
+    assert [sum(p[seat] for p in parts) for seat in range(3)] == totals == [0, 0, 0]
