@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("bot", "play bots at a server"),
     "tournament": ("tournament", "run a tournament between bots"),
     "acpc": ("acpc", "ACPC protocol 2.0.0: a drop-in dealer, and a player for our bots"),
+    "ledger": ("ledger", "settle up a night's ledger: who pays whom"),
 }
 """Each ``pokerroom`` command, in the order ``--help`` lists them: the module of
 ``server.cli`` that registers and runs it, and its one line of help. A module's commands
