@@ -12,8 +12,9 @@ import datetime as dt
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy.ext.asyncio import create_async_engine
 
@@ -24,6 +25,9 @@ from server.config import database_url
 from server.export import HandInfo, ohh, pokerstars
 from server.protocol import summary_body
 from server.store import HandSummary, Store, migrate
+
+if TYPE_CHECKING:
+    from server.stats import HandFacts, Interval, PlayerStats
 
 T = TypeVar("T")
 
@@ -269,38 +273,73 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
     with progress("load") as bar:
         infos = _run(lambda store: load(store, bar), args)
+    aivat: dict[str, list[Fraction]] | None = {} if args.aivat else None
     with progress("replay", len(infos)) as bar:
-        table = stats.player_stats(stats.facts_of_info(i) for i in _counted(infos, bar))
+        table = stats.player_stats(_facts(i, aivat) for i in _counted(infos, bar))
     rows = [s for s in table.values() if args.player is None or s.name == args.player]
+    lines = [_stats_heading(aivat is not None)]
+    lines += [_stats_line(s, aivat) for s in rows]
+    data = [s.as_json() for s in rows]
+    if aivat is not None:
+        for entry in data:
+            luck = stats.win_rate(aivat[entry["name"]])
+            entry["aivat_bb_per_100"] = None if luck is None else vars(luck)
+    emit(args, "\n".join(lines) if rows else "no hands", data)
+    return 0
+
+
+def _facts(info: HandInfo, aivat: dict[str, list[Fraction]] | None) -> HandFacts:
+    """A stored hand's facts; with ``aivat``, each player's luck-adjusted result (AIVAT's
+    chance terms, docs/statistics.md) in big blinds is added to their list there."""
+    from server import stats  # noqa: PLC0415  (only hands stats needs it)
+    from server.stats.luck import luck_of_info  # noqa: PLC0415
+
+    if aivat is None:
+        return stats.facts_of_info(info)
+    facts, luck = luck_of_info(info)
+    for p, value in zip(facts.players, luck.values, strict=True):
+        aivat.setdefault(p.name, []).append(value / facts.big_blind)
+    return facts
+
+
+def _rate(i: Interval | None) -> str:
+    return "-" if i is None else f"{i.rate:+.1f} [{i.low:+.1f}, {i.high:+.1f}]"
+
+
+def _stats_heading(aivat: bool) -> str:
+    heading = (
+        f"{'player':<14} {'hands':>6} {'VPIP':>5} {'PFR':>5} {'3bet':>5} {'AF':>5} "
+        f"{'WTSD':>5} {'W$SD':>5} {'net':>10} {'adj net':>10}  "
+        f"{'bb/100 (95% CI)':<24} "
+    )
+    if aivat:
+        return heading + f"{'adjusted bb/100 (95% CI)':<26} AIVAT bb/100 (95% CI)"
+    return heading + "adjusted bb/100 (95% CI)"
+
+
+def _stats_line(s: PlayerStats, aivat: dict[str, list[Fraction]] | None) -> str:
+    from server.stats import win_rate  # noqa: PLC0415  (only hands stats needs it)
 
     def pct(x: float | None) -> str:
         return "-" if x is None else f"{100 * x:.1f}"
 
-    def rate(i: stats.Interval | None) -> str:
-        return "-" if i is None else f"{i.rate:+.1f} [{i.low:+.1f}, {i.high:+.1f}]"
-
-    lines = [
-        f"{'player':<14} {'hands':>6} {'VPIP':>5} {'PFR':>5} {'3bet':>5} {'AF':>5} "
-        f"{'WTSD':>5} {'W$SD':>5} {'net':>10} {'adj net':>10}  "
-        f"{'bb/100 (95% CI)':<24} adjusted bb/100 (95% CI)"
-    ]
-    for s in rows:
-        af = "-" if s.aggression is None else f"{s.aggression:.2f}"
-        line = (
-            f"{s.name:<14} {s.hands:>6} {pct(s.vpip):>5} {pct(s.pfr):>5} "
-            f"{pct(s.three_bet):>5} {af:>5} {pct(s.wtsd):>5} {pct(s.wsd):>5} "
-            f"{s.net:>10,} {float(s.adjusted_net):>10,.0f}  "
-            f"{rate(s.bb_per_100):<24} {rate(s.adjusted_bb_per_100)}"
+    af = "-" if s.aggression is None else f"{s.aggression:.2f}"
+    line = (
+        f"{s.name:<14} {s.hands:>6} {pct(s.vpip):>5} {pct(s.pfr):>5} "
+        f"{pct(s.three_bet):>5} {af:>5} {pct(s.wtsd):>5} {pct(s.wsd):>5} "
+        f"{s.net:>10,} {float(s.adjusted_net):>10,.0f}  "
+        f"{_rate(s.bb_per_100):<24} "
+    )
+    if aivat is None:
+        line += _rate(s.adjusted_bb_per_100)
+    else:
+        line += f"{_rate(s.adjusted_bb_per_100):<26} {_rate(win_rate(aivat[s.name]))}"
+    if s.results_big_bets:
+        line += (
+            f"  big bets/100 {_rate(s.big_bets_per_100)}, "
+            f"adjusted {_rate(s.adjusted_big_bets_per_100)}"
         )
-        if s.results_big_bets:
-            line += (
-                f"  big bets/100 {rate(s.big_bets_per_100)}, "
-                f"adjusted {rate(s.adjusted_big_bets_per_100)}"
-            )
-        lines.append(line)
-    text = "\n".join(lines) if rows else "no hands"
-    emit(args, text, [s.as_json() for s in rows])
-    return 0
+    return line
 
 
 def with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -368,3 +407,8 @@ def add_hands_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--player", help="only this player's hands and line")
     p.add_argument("--table", help="only hands from this table")
     p.add_argument("--game", help="only hands of this game: a preset key (nlhe, plo8, stud, ...)")
+    p.add_argument(
+        "--aivat",
+        action="store_true",
+        help="add luck-adjusted bb/100 (AIVAT's chance terms; slower: about 10 ms a hand)",
+    )
