@@ -5,7 +5,9 @@ load balancers. Each job has its own module (docs/architecture.md):
 :mod:`server.connections` reads and writes one connection, :mod:`server.routing` says
 what each message does, :mod:`server.players` who is who, :mod:`server.hosting` runs the
 tables and their leases, :mod:`server.lobby` lists every process's tables,
-:mod:`server.tournaments.registry` the tournaments, :mod:`server.http` the plain HTTP.
+:mod:`server.tournaments.registry` the tournaments, :mod:`server.http` the plain HTTP;
+:mod:`server.slumbot` serves the Slumbot-style HTTP API on a port of its own (the
+websockets library reads no request bodies), sharing the store's writer.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from server.http import process_request
 from server.lobby import Lobby
 from server.players import Players
 from server.settings import ServerSettings
-from server.store import Store
+from server.slumbot import SlumbotApi
+from server.store import HandWriter, Store
 from server.tournaments.registry import Tournaments
 
 __all__ = ["ListenError", "PokerServer", "ServerSettings"]
@@ -50,6 +53,13 @@ class PokerServer:
         self.hosting = Hosting(self.store, self.settings, self.bus, self.players, self.sessions)
         self.lobby = Lobby(self.hosting, self.bus)
         self.tournaments = Tournaments(self.store, self.settings, self.bus)
+        settings = self.settings
+        self.api = SlumbotApi(
+            self.store, opponent=settings.api_bot, max_sessions=settings.api_sessions,
+            idle_seconds=settings.api_idle_seconds, max_body=settings.api_body_bytes,
+        )  # fmt: skip
+        self.api_address: str | None = None
+        """The Slumbot-style API's base URL (``http://host:port``) while it serves."""
         self._proxies = frozenset(
             ip.strip() for ip in self.settings.forwarded_allow_ips.split(",") if ip.strip()
         )
@@ -72,12 +82,20 @@ class PokerServer:
         async with (
             self.store.writer(holder=hosting.holder) as writer,
             asyncio.TaskGroup() as group,
+            contextlib.AsyncExitStack() as api,
         ):
             hosting.group = self.tournaments.group = group
             hosting.writer = self.tournaments.writer = writer
             server = await self._listen()
             port = next(iter(server.sockets)).getsockname()[1]
             hosting.address = self.settings.advertise or f"ws://{self.settings.host}:{port}/ws"
+            if self.settings.api:  # stopped before the writer: its last hands are committed
+                try:
+                    await self._serve_api(api, writer)
+                except ListenError:
+                    server.close()
+                    await server.wait_closed()
+                    raise
             if self.settings.demo:  # before the lease task looks for tables to take over
                 await hosting.host_demos()
             leases = group.create_task(hosting.keep_leases(), name="table leases")
@@ -99,6 +117,15 @@ class PokerServer:
                 for runner in hosting.tables.values():
                     runner.close()
 
+    async def _serve_api(self, stack: contextlib.AsyncExitStack, writer: HandWriter) -> None:
+        """Serve the Slumbot-style API until ``stack`` closes (:class:`ListenError`)."""
+        host, port = self.settings.host, self.settings.api_listen_port
+        try:
+            port = await stack.enter_async_context(self.api.running(writer, host, port))
+        except OSError as exc:
+            raise ListenError(f"cannot listen on {host}:{port} (the API): {_reason(exc)}") from None
+        self.api_address = f"http://{host}:{port}"
+
     async def _listen(self) -> Server:
         host, port = self.settings.host, self.settings.port
         try:
@@ -111,7 +138,11 @@ class PokerServer:
                 max_size=self.settings.max_message_bytes,
             )
         except OSError as exc:  # a port in use, an address not ours: one line, no trace
-            reason = exc.strerror or str(exc)
-            if "address already in use" in str(exc).lower():
-                reason = "address already in use (another server is running there?)"
-            raise ListenError(f"cannot listen on {host}:{port}: {reason}") from None
+            raise ListenError(f"cannot listen on {host}:{port}: {_reason(exc)}") from None
+
+
+def _reason(exc: OSError) -> str:
+    """Why listening failed, in a few words."""
+    if "address already in use" in str(exc).lower():
+        return "address already in use (another server is running there?)"
+    return exc.strerror or str(exc)

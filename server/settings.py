@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import engine
 
 _MAY_BE_0 = {"house_think_seconds", "reconnect_grace_seconds"}
+DEFAULT_API_BOT = "tight-aggressive"
 
 
 @dataclass(frozen=True)
@@ -55,15 +56,39 @@ class ServerSettings:
     demo_games: str = "nlhe,plo"
     """The demo tables' games, comma-separated (preset keys): table ``demo`` plays the
     first, ``demo-<key>`` each other."""
+    api: bool = True
+    """Serve the Slumbot-style HTTP API (server/slumbot, docs/bots.md) beside the
+    websocket, in the same process and store."""
+    api_port: int | None = None
+    """The API's port: by default the websocket's port + 1 (a free port when that is 0);
+    0 picks a free port."""
+    api_bot: str = DEFAULT_API_BOT
+    """The house bot API clients play unless ``new_hand`` names another."""
+    api_sessions: int = 1_000
+    """API sessions (tokens) alive at once: a new one past this is refused."""
+    api_idle_seconds: float = 3_600.0
+    """An API session unused this long ends (its unfinished hand is played out, checking
+    or folding, and stored)."""
+    api_body_bytes: int = 4_096
+    """The largest request body the API reads."""
     forwarded_allow_ips: str = ""
     """Reverse proxies (IP addresses, comma-separated) whose ``X-Forwarded-For`` header
     says where their clients connect from: behind a proxy, the caps per address count
     the clients, not the proxy."""
 
+    @property
+    def api_listen_port(self) -> int:
+        """The port the API listens on: ``api_port``, else the websocket's + 1 (0 with 0)."""
+        if self.api_port is not None:
+            return self.api_port
+        return self.port + 1 if 0 < self.port < 65535 else 0
+
     def __post_init__(self) -> None:
         """:class:`ValueError` naming a setting no server can run with."""
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port {self.port}: give 0 to 65535")
+        if self.api_port is not None and not 0 <= self.api_port <= 65535:
+            raise ValueError(f"api-port {self.api_port}: give 0 to 65535")
         for f in dataclasses.fields(self):
             value, name = getattr(self, f.name), f.name.replace("_", "-")
             if f.type == "int" and f.name != "port" and value < 1:
@@ -80,6 +105,10 @@ class ServerSettings:
                 engine.game(key)
             except engine.EngineError as exc:
                 raise ValueError(f"demo-games: {exc}") from None
+        from server.bots import STRATEGIES  # noqa: PLC0415  (the bots load on first use)
+
+        if self.api_bot not in STRATEGIES:
+            raise ValueError(f"api-bot {self.api_bot!r}: give one of {', '.join(STRATEGIES)}")
         url = self.advertise
         if url is not None and not re.fullmatch(r"wss?://[^\s/]+(/\S*)?", url):
             raise ValueError(f"advertise {url!r}: give a ws:// or wss:// URL")

@@ -26,6 +26,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "server.bots",
             "server.tournaments",
             "server.acpc",  # the ACPC dealer's matches: on the engine alone
+            "server.slumbot",  # the Slumbot-style API's hands: engine, bots and store
         ],
     ),
     (

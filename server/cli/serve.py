@@ -47,6 +47,9 @@ async def serve(args: argparse.Namespace, settings: ServerSettings) -> None:
                 print(f"pokerroom is serving: open http://{host}:{port}/ in a browser", flush=True)
                 print(f"bots and other clients: {app.hosting.address}", flush=True)
                 print(f"health check: http://{host}:{port}/healthz", flush=True)
+                if app.api_address is not None:
+                    print(f"Slumbot-style API: {app.api_address} (POST /api/new_hand, /api/act, "
+                          f"/api/login; house bot {settings.api_bot})", flush=True)  # fmt: skip
                 for table_id in app.hosting.demo_ids() if settings.demo else ():
                     runner = app.hosting.tables.get(table_id)
                     if runner is not None:
@@ -79,7 +82,8 @@ _DEFAULTS: dict[str, Any] = {
 def _settings_keys() -> dict[str, tuple[type, ...]]:
     """Each field of :class:`ServerSettings` and the types its value may have."""
     kinds = {
-        "str": (str,), "int": (int,), "float": (int, float), "bool": (bool,), "str | None": (str,)
+        "str": (str,), "int": (int,), "float": (int, float), "bool": (bool,), "str | None": (str,),
+        "int | None": (int,),
     }  # fmt: skip
     return {f.name: kinds[str(f.type)] for f in dataclasses.fields(ServerSettings)}
 
@@ -182,4 +186,31 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument(
         "--burst", type=int,
         help=f"messages a connection may send at once (default {defaults.burst})",
+    )  # fmt: skip
+    _add_api_options(p, defaults)
+
+
+def _add_api_options(p: argparse.ArgumentParser, defaults: ServerSettings) -> None:
+    """The Slumbot-style HTTP API's options (docs/bots.md)."""
+    p.add_argument(
+        "--api-port", type=int,
+        help="the Slumbot-style HTTP API's port (default: the websocket's port + 1; 0 picks "
+        "one, as does --port 0)",
+    )  # fmt: skip
+    p.add_argument(
+        "--no-api", dest="api", action="store_false", default=None,
+        help="do not serve the Slumbot-style HTTP API",
+    )  # fmt: skip
+    p.add_argument(
+        "--api-bot", metavar="NAME",
+        help=f"the house bot API clients play unless new_hand names one (default "
+        f"{defaults.api_bot}; also random, calling-station)",
+    )  # fmt: skip
+    p.add_argument(
+        "--api-sessions", type=int,
+        help=f"API sessions alive at once (default {defaults.api_sessions})",
+    )  # fmt: skip
+    p.add_argument(
+        "--api-idle-seconds", type=float,
+        help=f"an API session unused this long ends (default {defaults.api_idle_seconds:g})",
     )  # fmt: skip

@@ -1,0 +1,297 @@
+"""The Slumbot-style HTTP API, played by a client written from its description
+(tests/server/slumbot_client.py) against a server started here."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import statistics
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from engine import BetOrRaiseTo, Fold, history
+from server.app import PokerServer, ServerSettings
+from server.bots import STRATEGIES
+from server.export import phh
+from server.fairness import verify_stored
+from server.store import Store
+from server.tournaments.director import make_bot
+from tests.server.slumbot_client import (
+    STACK_SIZE,
+    SlumbotClient,
+    check_response,
+    parse_action,
+    random_incr,
+)
+
+
+@dataclass
+class Api:
+    server: PokerServer
+    store: Store
+    client: SlumbotClient
+
+
+@contextlib.asynccontextmanager
+async def api_server(db: Path, **settings: Any) -> AsyncIterator[Api]:
+    async with Store.open(f"sqlite+aiosqlite:///{db}") as store:
+        server = PokerServer(store, ServerSettings(port=0, **settings))
+        async with server.running(), aiohttp.ClientSession() as http:
+            assert server.api_address is not None
+            yield Api(server, store, SlumbotClient(http, server.api_address))
+
+
+@pytest.fixture
+async def api(tmp_path: Path) -> AsyncIterator[Api]:
+    async with api_server(tmp_path / "api.db") as found:
+        yield found
+
+
+async def play_hand(
+    client: SlumbotClient, token: str | None, rng: random.Random, **extra: Any
+) -> dict[str, Any]:
+    """One hand of random legal actions; every response checked. The last response."""
+    r = await client.new_hand(token, **extra)
+    state = check_response(r)
+    while "winnings" not in r:
+        incr = random_incr(state, rng)
+        before = r["action"]
+        r = await client.act(r["token"], incr)
+        state = check_response(r)
+        assert r["old_action"] == before
+        assert r["action"].startswith(before + incr.rstrip("/")), (before, incr, r)
+    check_result(r)
+    return r
+
+
+def check_result(r: dict[str, Any]) -> None:
+    """The winnings follow from the action string where they can without the cards: a
+    fold; otherwise the pot's half either way, or nothing (a split)."""
+    state = parse_action(r["action"])
+    me, bot = r["client_pos"], 1 - r["client_pos"]
+    if state.folded is not None:
+        loss = state.contributed[state.folded]
+        assert r["winnings"] == (-loss if state.folded == me else loss)
+        assert "bot_hole_cards" not in r
+    else:
+        assert state.contributed[me] == state.contributed[bot]
+        assert r["winnings"] in (state.contributed[me], -state.contributed[me], 0)
+        assert len(r["board"]) == 5
+
+
+async def test_a_random_client_plays_hundreds_of_hands_each_stored_chip_exact(api: Api) -> None:
+    rng = random.Random(21)
+    token: str | None = None
+    results: list[dict[str, Any]] = []
+    for number in range(1, 301):
+        opponent = "random" if number % 3 else None  # the default (tight-aggressive) too
+        r = await play_hand(api.client, token, rng, **({"opponent": opponent} if opponent else {}))
+        token = r["token"]
+        assert r["session_num_hands"] == number
+        assert r["client_pos"] == (0 if number % 2 else 1)  # positions alternate
+        results.append(r)
+    assert results[-1]["session_total"] == sum(r["winnings"] for r in results)
+    assert results[-1]["session_baseline_total"] == sum(r["baseline_winnings"] for r in results)
+    assert {len(r["action"].split("/")) for r in results} == {1, 2, 3, 4}
+    assert any(r["action"].endswith("///") for r in results)  # all in preflop, called
+    for r in results:  # chip-exact with the store
+        info = await api.store.hand_info(r["hand_id"])
+        replay = info.replay()
+        me = r["client_pos"]
+        hand = replay.hand
+        assert hand.stacks[me] - hand.setup.stacks[me] == r["winnings"]
+        assert info.players[me].startswith("api-guest-")
+        assert info.players[1 - me] == r["opponent"]
+        assert info.table_name.startswith("api-")
+    diffs = [r["winnings"] - r["baseline_winnings"] for r in results]
+    raw = statistics.pstdev(r["winnings"] for r in results)
+    adjusted = statistics.pstdev(r["adjusted_winnings"] for r in results)
+    print(
+        f"\nrandom client, 300 hands: sd of winnings {raw:.0f}, of winnings - baseline "
+        f"{statistics.pstdev(diffs):.0f}, of adjusted winnings {adjusted:.0f} chips"
+    )
+
+
+async def test_stored_hands_verify_and_export_as_phh(api: Api) -> None:
+    rng = random.Random(5)
+    token = None
+    for _ in range(12):
+        r = await play_hand(api.client, token, rng)
+        token = r["token"]
+        result = await verify_stored(api.store, r["hand_id"])
+        assert result.ok, result.message
+        info = await api.store.hand_info(r["hand_id"])
+        text = phh.render(info)
+        again = history.load(text)
+        replay = history.replay(again)
+        assert list(replay.hand.stacks) == list(info.replay().hand.stacks)
+        assert again.fields["_deck_commitment"] == r["deck_commitment"]
+
+
+async def test_illegal_incr_is_refused_and_the_hand_goes_on(api: Api) -> None:
+    c = api.client
+    r = await c.new_hand()
+    while "winnings" in r or r["client_pos"] != 1:  # the small blind, facing the big blind
+        r = await c.new_hand(r["token"])
+    token, action = r["token"], r["action"]
+    cases = {
+        "k": "Illegal check", "b150": "Bet too small: the minimum is b200",
+        "b20001": "Bet too big: the maximum is b20000", "x": "Unexpected incr",
+        "b": "Missing bet size", "cc": "Unexpected incr", "": "Missing incr",
+    }  # fmt: skip
+    for incr, message in cases.items():
+        status, answer = await c.post("/api/act", {"token": token, "incr": incr})
+        assert status == 400 and answer["error_msg"].startswith(message), (incr, answer)
+    r = await c.act(token, "c/")  # a trailing slash is allowed
+    assert r["old_action"] == action and r["action"].startswith("c")
+    if "winnings" not in r:
+        state = check_response(r)
+        if state.last_bet_size == 0:
+            status, answer = await c.post("/api/act", {"token": token, "incr": "f"})
+            assert status == 400 and answer["error_msg"].startswith("Illegal fold")
+            status, answer = await c.post("/api/act", {"token": token, "incr": "c"})
+            assert status == 400 and answer["error_msg"].startswith("Illegal call")
+        r = await c.act(token, "f" if state.last_bet_size else "k")
+    while "winnings" not in r:
+        r = await c.act(token, "f" if parse_action(r["action"]).last_bet_size else "k")
+    status, answer = await c.post("/api/act", {"token": token, "incr": "k"})
+    assert (status, answer["error_msg"]) == (400, "no hand in progress: call new_hand")
+
+
+async def test_malformed_requests_get_clear_errors(api: Api) -> None:
+    c = api.client
+    expected = [
+        ("/api/act", b"{not json", 400, "body is not JSON"),
+        ("/api/act", b"[1, 2]", 400, "body must be a JSON object"),
+        ("/api/act", {"token": "nope", "incr": "c"}, 400, "unknown token"),
+        ("/api/new_hand", {"token": "nope"}, 400, "unknown token"),
+        ("/api/new_hand", {"opponent": "slumbot"}, 400, "unknown opponent 'slumbot': give one"),
+        ("/api/act", {"incr": "c"}, 400, "token must be a string"),
+        ("/api/login", {"username": "x", "password": "y"}, 400, "login: wrong username"),
+        ("/api/nothing", {}, 404, "no endpoint '/api/nothing'"),
+        ("/api/act", b"x" * 5000, 413, "body too large: at most 4096 bytes"),
+    ]
+    for path, body, status, message in expected:
+        got, answer = await c.post(path, body)
+        assert got == status and answer["error_msg"].startswith(message), (path, answer)
+    async with c.http.get(c.base + "/api/new_hand") as response:
+        assert response.status == 405
+        assert (await response.json())["error_msg"] == "method GET not allowed: use POST"
+    r = await c.new_hand()  # nothing above disturbed the API
+    check_response(r)
+
+
+async def test_two_sessions_play_at_once_and_one_token_is_served_in_turn(api: Api) -> None:
+    async def session(seed: int) -> list[dict[str, Any]]:
+        rng, token, played = random.Random(seed), None, []
+        for _ in range(15):
+            r = await play_hand(api.client, token, rng, opponent="random")
+            token = r["token"]
+            played.append(r)
+        return played
+
+    a, b = await asyncio.gather(session(1), session(2))
+    assert a[0]["token"] != b[0]["token"]
+    assert a[-1]["session_num_hands"] == b[-1]["session_num_hands"] == 15
+    # Two requests with one token at once: served one after the other, never both at once.
+    r = await api.client.new_hand(opponent="calling-station")
+    while "winnings" in r or parse_action(r["action"]).last_bet_size == 0:
+        r = await api.client.new_hand(r["token"])
+    first, second = await asyncio.gather(
+        api.client.post("/api/act", {"token": r["token"], "incr": "c"}),
+        api.client.post("/api/act", {"token": r["token"], "incr": "c"}),
+    )
+    answers = sorted([first, second], key=lambda x: x[0])
+    assert answers[0][0] == 200
+    assert answers[1][0] == 400 or answers[1][1]["old_action"] == answers[0][1]["action"]
+
+
+async def test_login_with_an_account_stores_its_hands_under_its_name(api: Api) -> None:
+    _, secret = await api.store.create_account("ada")
+    status, answer = await api.client.login("ada", "wrong")
+    assert status == 400 and "wrong username or password" in answer["error_msg"]
+    status, answer = await api.client.login("bob", secret)
+    assert status == 400
+    status, answer = await api.client.login("ada", secret)
+    assert status == 200 and answer["token"] != secret
+    r = await play_hand(api.client, answer["token"], random.Random(3))
+    info = await api.store.hand_info(r["hand_id"])
+    assert info.players[r["client_pos"]] == "ada"
+    listed = await api.store.list_hands(player="ada")
+    assert [h.id for h in listed] == [r["hand_id"]]
+
+
+async def test_the_opponent_is_any_house_bot(api: Api) -> None:
+    token = None
+    for name in STRATEGIES:
+        r = await play_hand(api.client, token, random.Random(7), opponent=name)
+        token = r["token"]
+        assert r["opponent"] == name
+        info = await api.store.hand_info(r["hand_id"])
+        assert info.players[1 - r["client_pos"]] == name
+
+
+async def test_new_hand_plays_out_an_unfinished_hand_and_stores_it(api: Api) -> None:
+    r = await api.client.new_hand(opponent="calling-station")
+    while "winnings" in r:
+        r = await api.client.new_hand(r["token"])
+    stored = await api.store.count_hands()
+    after = await api.client.new_hand(r["token"])
+    assert await api.store.count_hands() == stored + 1 + ("winnings" in after)
+    summary = (await api.store.list_hands(limit=2))[-1 if "winnings" in after else 0]
+    info = await api.store.hand_info(summary.id)
+    hand, me = info.replay().hand, r["client_pos"]
+    net = hand.stacks[me] - hand.setup.stacks[me]
+    # Checking, else folding: the small blind folds to the big blind; the big blind checks
+    # a calling station's limp down to the showdown.
+    assert net == -50 if me == 1 else net in (-100, 0, 100)
+
+
+@pytest.mark.parametrize("opponent", ["random", "tight-aggressive"])
+async def test_a_client_playing_the_house_bot_with_its_seeds_wins_the_baseline(
+    api: Api, opponent: str
+) -> None:
+    """The baseline replays the deal with the house bot in the client's seat, seeded from
+    the hand's seed for the role "baseline": a client that plays just that (it reads
+    the seed from the server, as no real client can) wins exactly the baseline."""
+    sessions = api.server.api.sessions
+    assert sessions is not None
+    token: str | None = None
+    for _ in range(40):
+        r = await api.client.new_hand(token, opponent=opponent)
+        token = r["token"]
+        deal = sessions.by_token[token].deal
+        me = make_bot(STRATEGIES[opponent], deal.shuffle.seed.hex(), "baseline") if deal else None
+        while "winnings" not in r:
+            assert deal is not None and me is not None
+            seat = deal.client_seat
+            menu = deal.table.legal_actions(seat)
+            assert menu is not None
+            action = me.act(deal.table.view(seat), menu)
+            if isinstance(action, Fold):
+                incr = "f" if menu.call else "k"
+            elif isinstance(action, BetOrRaiseTo):
+                incr = f"b{action.amount}"
+            else:
+                incr = "c" if menu.call else "k"
+            r = await api.client.act(token, incr)
+        assert r["winnings"] == r["baseline_winnings"], r
+
+
+async def test_the_api_can_be_turned_off_and_given_a_port(tmp_path: Path) -> None:
+    async with Store.open(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}") as store:
+        server = PokerServer(store, ServerSettings(port=0, api=False))
+        async with server.running():
+            assert server.api_address is None
+    assert ServerSettings(port=9000).api_listen_port == 9001
+    assert ServerSettings(port=0).api_listen_port == 0
+    assert ServerSettings(port=9000, api_port=0).api_listen_port == 0
+    with pytest.raises(ValueError, match="api-bot 'nobody'"):
+        ServerSettings(api_bot="nobody")
+    assert STACK_SIZE == 20_000
