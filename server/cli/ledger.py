@@ -3,26 +3,59 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import csv
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from server.cli import common
 from server.settle import LedgerError, read_ledger, settle
 
+if TYPE_CHECKING:
+    from server.store.ledger import Session
+
+
+def _sessions(table: str, db: str | None) -> list[Session]:
+    from server.config import database_url  # noqa: PLC0415  (only --table needs the store)
+    from server.store import Store  # noqa: PLC0415
+
+    async def go() -> list[Session]:
+        async with Store.open(database_url(db)) as store:
+            return await store.ledger_sessions(table)
+
+    return asyncio.run(go())
+
+
+def _nets(args: argparse.Namespace) -> dict[str, int]:
+    """Each player's net, from the file or the stored table; LedgerError says why not."""
+    if args.table is not None:
+        by_id: dict[int, int] = {}
+        names: dict[int, str] = {}  # a player's name: their latest session's
+        for s in _sessions(args.table, args.db):
+            by_id[s.player_id] = by_id.get(s.player_id, 0) + s.net
+            names[s.player_id] = s.nickname
+        return {names[p]: net for p, net in by_id.items()}
+    if args.file is None:
+        raise common.UsageError("give a ledger CSV file, or --table NAME")
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LedgerError(f"cannot read {args.file}: {exc}") from None
+    try:
+        return read_ledger(text)
+    except LedgerError as exc:
+        raise LedgerError(f"{args.file}: {exc}") from None
+
 
 def cmd_settle(args: argparse.Namespace) -> int:
     """0 with the transfers printed; 1 when the file is not a ledger or does not balance."""
-    name: str = args.file
     try:
-        text = Path(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"pokerroom ledger settle: error: cannot read {name}: {exc}", file=sys.stderr)
-        return 1
-    try:
-        transfers = settle(read_ledger(text))
+        transfers = settle(_nets(args))
     except LedgerError as exc:
-        print(f"pokerroom ledger settle: error: {name}: {exc}", file=sys.stderr)
+        where = f"{args.file}: " if args.file and str(exc).startswith("the nets") else ""
+        print(f"pokerroom ledger settle: error: {where}{exc}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps([t.to_json() for t in transfers]))
@@ -44,4 +77,25 @@ def add_commands(sub: argparse._SubParsersAction[common.Parser]) -> None:
         "who pays whom, in the fewest transfers, from a ledger CSV (ours or PokerNow's)",
         json_output=True,
     )
-    p.add_argument("file", metavar="FILE.csv", help="a ledger CSV: ours or PokerNow's")
+    p.add_argument("file", metavar="FILE.csv", nargs="?", help="a ledger CSV: ours or PokerNow's")
+    p.add_argument("--table", help="settle a stored table's ledger instead of a file")
+    p.add_argument("--db", help="database URL (default: $POKERROOM_DB, then sqlite pokerroom.db)")
+    p = common.add_command(
+        ledger_sub,
+        "export",
+        cmd_export,
+        "a stored table's ledger as CSV, in PokerNow's columns",
+        json_output=False,
+    )
+    p.add_argument("--table", required=True, help="the table")
+    p.add_argument("--db", help="database URL (default: $POKERROOM_DB, then sqlite pokerroom.db)")
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """``pokerroom ledger export --table NAME``: the table's sessions as CSV on stdout."""
+    from server.store.ledger import CSV_COLUMNS  # noqa: PLC0415
+
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow(CSV_COLUMNS)
+    out.writerows(s.csv_row() for s in _sessions(args.table, args.db))
+    return 0

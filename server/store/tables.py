@@ -8,7 +8,9 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from server.store import ledger
 from server.store.base import StoreBase
+from server.store.errors import StoreError
 from server.store.models import TableRecord
 
 __all__ = ["Tables", "read_table", "write_config"]
@@ -45,6 +47,17 @@ class Tables(StoreBase):
         async with self.engine.connect() as conn:
             found = await conn.execute(select(TableRecord.config).where(TableRecord.id == table_id))
             return dict(found.scalar_one())
+
+    async def ledger_sessions(self, table: str) -> list[ledger.Session]:
+        """The ledger of the live table called ``table``: each player's sessions there."""
+        async with self.engine.connect() as conn:
+            found = await conn.execute(
+                select(TableRecord.id).where(TableRecord.name == table, ~TableRecord.imported)
+            )
+            table_id = found.scalar()
+            if table_id is None:
+                raise StoreError(f"no table {table!r} in this database")
+            return await ledger.sessions(conn, table_id)
 
     async def set_table_config(self, table_id: int, config: dict[str, Any]) -> None:
         """Replace a table's stored configuration (what a process taking it over reads)."""
