@@ -20,6 +20,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine import ActionMenu, Card, Event, SeatView, TableConfig, TableView
+from server.stats.service import MAX_HANDS
 
 if TYPE_CHECKING:  # annotations only: the protocol needs no database
     from server.export.seat import SeenHand
@@ -198,6 +199,19 @@ class Hand(ClientMessageBase):
     hand_id: HAND_ID
 
 
+class Stats(ClientMessageBase):
+    """Player statistics (docs/statistics.md) over the newest ``last`` hands played here,
+    of ``table`` and of ``game`` if given, in which one of ``players`` played (none named:
+    anyone); the figures of ``players``, or of everyone in those hands."""
+
+    type: Literal["stats"]
+    players: Annotated[list[NAME], Field(max_length=10)] = []
+    table: TABLE_ID | None = None
+    game: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    """A preset's key or PHH code (``nlhe``, ``plo8``, ``F7S``)."""
+    last: Annotated[int, Field(ge=1, le=MAX_HANDS)] = 1_000
+
+
 class CreateTournament(ClientMessageBase):
     """A tournament between bots on this server (docs/tournaments.md): it starts when
     ``field`` players have registered, or ``start_seconds`` after it was created with two
@@ -245,8 +259,8 @@ class Ping(ClientMessageBase):
 
 ClientMessage = Annotated[
     Hello | CreateAccount | ListTables | CreateTable | Sit | Spectate | Leave | SitOut | SitIn
-    | Act | ChooseGame | Resume | Hands | Hand | CreateTournament | ListTournaments | Register
-    | Unregister | Ping,
+    | Act | ChooseGame | Resume | Hands | Hand | Stats | CreateTournament | ListTournaments
+    | Register | Unregister | Ping,
     Field(discriminator="type"),
 ]  # fmt: skip
 _CLIENT = TypeAdapter(ClientMessage)
