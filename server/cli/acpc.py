@@ -1,7 +1,11 @@
-"""``pokerroom acpc dealer``: a drop-in for the ACPC ``dealer`` program (docs/bots.md).
+"""``pokerroom acpc``: ACPC protocol 2.0.0 (docs/bots.md).
 
-The arguments are the dealer's, in its order, so match scripts work by changing the
-binary: ``MATCHNAME GAMEDEF HANDS SEED NAME1 NAME2 ... [options]``.
+- ``dealer``: a drop-in for the ACPC ``dealer`` program. The arguments are the dealer's,
+  in its order, so match scripts work by changing the binary: ``MATCHNAME GAMEDEF HANDS
+  SEED NAME1 NAME2 ... [options]``;
+- ``play``: one of our bots at an ACPC dealer's seat;
+- ``gateway``: a seat of one of our tables, or a tournament entry, as an ACPC dealer's
+  port, for an ACPC bot.
 """
 
 from __future__ import annotations
@@ -124,6 +128,7 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     top_sub = top.add_subparsers(dest="action", required=True, parser_class=Parser)
     _add_dealer(top_sub)
     _add_play(top_sub)
+    _add_gateway(top_sub)
 
 
 def _add_dealer(sub: argparse._SubParsersAction[Parser]) -> None:
@@ -209,4 +214,81 @@ def _add_play(sub: argparse._SubParsersAction[Parser]) -> None:
         "--game",
         metavar="GAMEDEF",
         help="the match's .game file (default: heads-up no-limit hold'em, 20000 stacks, 50/100)",
+    )
+
+
+def cmd_gateway(args: argparse.Namespace) -> int:
+    """Exit 0 when the seat is done (the bot hung up, the hands were played, the seat
+    busted, the tournament ended); 1 when ``--strict`` disconnected the bot; 2 when the
+    gateway cannot start (one line on stderr)."""
+    # The gateway speaks websockets: loaded only when it runs.
+    from server.acpc.gateway import (  # noqa: PLC0415 - websockets, for this command only
+        GatewayConfig,
+        GatewayError,
+        run_gateway,
+    )
+
+    if args.hands is not None and args.tournament is not None:
+        raise common.UsageError("--hands is for a table; a tournament plays to its end")
+    config = GatewayConfig(
+        url=args.url,
+        name=args.name,
+        token=args.token,
+        table=args.table,
+        tournament=args.tournament,
+        buy_in=args.buy_in,
+        port=args.p,
+        host=args.host,
+        gamedef=None if args.gamedef is None else Path(args.gamedef),
+        strict=args.strict,
+        hands=args.hands,
+        any_players=args.any_players,
+    )
+    try:
+        result = asyncio.run(run_gateway(config))
+    except GatewayError as exc:
+        raise common.UsageError(str(exc)) from exc
+    text = (
+        f"gateway done ({result.reason}): {result.hands} hands, {result.lines} lines sent,"
+        f" {result.fixed} replies fixed, {result.skipped} hands not sent"
+    )
+    print(text, file=sys.stderr, flush=True)
+    return 1 if result.refusal is not None else 0
+
+
+def _add_gateway(sub: argparse._SubParsersAction[Parser]) -> None:
+    p = common.add_command(
+        sub,
+        "gateway",
+        cmd_gateway,
+        "a seat at one of our tables, or a tournament entry, as an ACPC port for an ACPC bot",
+        json_output=False,
+    )
+    p.add_argument("url", metavar="URL", help="the server's websocket, ws://host:port/ws")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--table", metavar="ID", help="sit at this table")
+    where.add_argument(
+        "--tournament", metavar="ID", type=common.positive, help="enter this tournament"
+    )
+    p.add_argument("--name", required=True, help="the player's name at the server")
+    p.add_argument("--token", help="play as the account this token belongs to")
+    p.add_argument(
+        "--buy-in", type=common.positive, metavar="N", help="chips to sit with (default: the most)"
+    )
+    p.add_argument("-p", type=int, default=0, metavar="PORT", help="the port to listen on")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    p.add_argument("--gamedef", metavar="FILE", help="write the seat's ACPC gamedef here")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="disconnect the bot, saying why, for a reply that needs fixing",
+    )
+    p.add_argument(
+        "--hands", type=common.positive, metavar="N", help="leave the table after N hands"
+    )
+    p.add_argument(
+        "--any-players",
+        action="store_true",
+        help="send every hand, however many are dealt in (default: only hands of the"
+        " gamedef's numPlayers)",
     )

@@ -1,0 +1,121 @@
+"""The gateway's side at our server: the bot SDK's clients, their decisions taken by the
+ACPC bot through a :class:`server.acpc.bridge.Bridge` instead of a bot's ``act``.
+
+- :class:`TableSeat` keeps a seat at an ordinary table
+  (:class:`server.bots.client.BotClient`: hello, sit with a buy-in, resume after a
+  reconnection, leave after ``hands`` hands);
+- :class:`TournamentSeat` plays a tournament
+  (:class:`server.bots.tournament_client.TournamentClient`: register, then whatever table
+  the tournament seats it at).
+
+Every event the seat sees goes to the bridge, in order (after a reconnection, the events
+it missed first); each ``action_request`` waits for the bridge's answer beside the
+reading loop, so that our table's clock can act first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection
+from websockets.exceptions import ConnectionClosed
+
+from engine import Action as EngineAction
+from engine import ActionMenu, TableView
+from server.acpc.bridge import Bridge, safe_action
+from server.bots.client import BotClient
+from server.bots.decisions import Decision
+from server.bots.tournament_client import TournamentClient
+from server.bots.wire import act_message, menu_from_json
+
+__all__ = ["TableSeat", "TournamentSeat"]
+
+
+class _NoBot:
+    """The SDK clients want a bot; the bridge decides instead (this only when it cannot)."""
+
+    def act(self, view: TableView, menu: ActionMenu) -> EngineAction:
+        return safe_action(menu)
+
+
+class TableSeat(BotClient):
+    """A seat at an ordinary table, its decisions the ACPC bot's."""
+
+    def __init__(self, bridge: Bridge, url: str, **options: Any) -> None:
+        super().__init__(_NoBot(), url, think_in_thread=True, wait_for_big_blind=True, **options)
+        self.bridge = bridge
+        self._fed = 0  # the last event seq given to the bridge
+
+    async def _feed(self, seq: int, event: dict[str, Any], seat: int | None) -> None:
+        if seq > self._fed and seat is not None:
+            self._fed = seq
+            await self.bridge.on_event(event, seat)
+
+    async def _on_message(self, m: dict[str, Any]) -> None:
+        kind, seat = m.get("type"), self.seat
+        if kind == "resumed" and m.get("table") == self.table:
+            for missed in m.get("missed", []):
+                await self._feed(int(missed["seq"]), missed["event"], self._last_seat)
+            if not m.get("complete", True):
+                self.bridge.seat.forget_hand()
+        await super()._on_message(m)
+        if kind == "event" and m.get("table") == self.table and self._last_seq == int(m["seq"]):
+            await self._feed(int(m["seq"]), m["event"], seat)
+
+    async def _think(self, decision: Decision, view: TableView, limit: float) -> None:
+        action = await self.bridge.decide(decision.menu)
+        if action is None or decision.stale:
+            return  # the table moved on (its clock acted for us)
+        if self._leave_sent:  # we left while the bot thought: the server folds for us
+            return
+        if self._thinking is decision:
+            self._thinking = None
+        message = act_message(
+            decision.table, decision.action_id, action, decision.menu, decision.seq
+        )
+        await self._act(message, decision.menu)
+
+
+class TournamentSeat(TournamentClient):
+    """A tournament entrant, its decisions the ACPC bot's, at whatever table it sits."""
+
+    def __init__(self, bridge: Bridge, url: str, tournament: int, **who: Any) -> None:
+        super().__init__(_NoBot(), url, tournament, **who)
+        self.bridge = bridge
+        self.current: tuple[str, int] | None = None  # (table, seat) the tournament gave us
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def run(self) -> Any:
+        try:
+            return await super().run()
+        finally:
+            for task in list(self._tasks):
+                task.cancel()
+
+    async def _on_message(self, ws: ClientConnection, m: dict[str, Any]) -> bool:
+        kind = m.get("type")
+        if kind == "tournament_seat":
+            self.current = (str(m["table"]), int(m["seat"]))
+            self.bridge.seat.forget_hand()
+        done = await super()._on_message(ws, m)
+        if kind == "event" and self.current is not None and m.get("table") == self.current[0]:
+            await self.bridge.on_event(m["event"], self.current[1])
+        return done
+
+    async def _act(self, ws: ClientConnection, m: dict[str, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(self._answer(ws, m))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _answer(self, ws: ClientConnection, m: dict[str, Any]) -> None:
+        menu = menu_from_json(int(m["seat"]), m["menu"])
+        action = await self.bridge.decide(menu)
+        if action is None:
+            return  # the table moved on (its clock acted for us)
+        self._ids += 1
+        self.outcome.decisions += 1
+        message = act_message(str(m["table"]), f"d{self._ids}", action, menu, m["seq"])
+        with contextlib.suppress(ConnectionClosed):
+            await self._send(ws, message)
