@@ -15,14 +15,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+from websockets.asyncio.client import connect
+
 from engine import GAMES, TableConfig, stakes_for_blinds
 from engine.acpc import GameDef, parse
-from server.acpc.client import VERSION_LINE, AcpcPlayer
+from server.acpc.client import VERSION_LINE, AcpcPlayer, parse_match_state
 from server.acpc.gamedefs import gamedef_text, table_gamedef
-from server.acpc.gateway import GatewayConfig, GatewayResult, run_gateway
+from server.acpc.gateway import GatewayConfig, GatewayError, GatewayResult, run_gateway
+from server.acpc.state import HandState
 from server.app import PokerServer, ServerSettings
+from server.bots import CallingStation
 from server.bots.loader import load_bot_spec
+from server.bots.tournament_client import TournamentClient
+from server.cli import main
 from server.store import Store
+from tests.helpers import ask
 
 ROOT = Path(__file__).resolve().parents[2]
 LINE = re.compile(
@@ -177,3 +185,212 @@ async def test_our_acpc_player_plays_heads_up_at_an_ordinary_table(tmp_path: Pat
         assert result.hands == 30
         assert await check_against_store(r, "acpc-tag", seen) == 30
         assert player.summary.decisions > 0  # (its hand count trusts the gamedef's stacks)
+
+
+# -- (b) the handshake, the lines and bad replies, over a raw socket --------------------------
+
+
+def bot_to_act(line: str, game: GameDef) -> bool:
+    """Whether ``line`` is the bot's to answer, by game.c's rules (the gamedef's stacks)."""
+    state = parse_match_state(line, game)
+    hand = HandState(game, 0, ((0, 0),) * game.num_players, (0,) * 5)
+    for action in state.moves:
+        hand.apply(action)
+    return not hand.finished and hand.current_player() == state.position
+
+
+async def raw_bot(port: int, version: bytes = b"VERSION:2.0.0\r\n") -> tuple[Any, Any]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(version)
+    await writer.drain()
+    return reader, writer
+
+
+HU = table_gamedef(TableConfig(small_blind=50, big_blind=100, seats=2), 2, 20_000)
+
+
+async def test_the_handshake_the_lines_and_bad_replies_fixed_as_the_dealer_fixes_them(
+    tmp_path: Path,
+) -> None:
+    async with room(tmp_path) as r:
+        table_id = await table(r, "Raw", ["calling-station"])
+        config = GatewayConfig(url=r.url, name="raw", table=table_id, hands=4)
+        task, port, out, err = await start_gateway(config)
+        reader, writer = await raw_bot(port)  # CRLF: read as LF
+        writer.write(b"# a comment, skipped\n")
+        tried: dict[str, str] = {}  # what we sent -> the line answered
+        answered: list[tuple[str, str]] = []
+        async with asyncio.timeout(30):
+            while data := await reader.readline():
+                assert data.endswith(b"\r\n"), data
+                line = data.decode()[:-2]
+                assert LINE.fullmatch(line), line
+                if not bot_to_act(line, HU):
+                    continue
+                menu_state = parse_match_state(line, HU)
+                hand = HandState(HU, 0, ((0, 0), (0, 0)), (0,) * 5)
+                for action in menu_state.moves:
+                    hand.apply(action)
+                free = hand.spent[menu_state.position] == hand.max_spent
+                choice = next(
+                    (
+                        a
+                        for a, ok in (("f", free), ("x", True), ("r1", True))
+                        if ok and a not in tried
+                    ),
+                    "c",
+                )
+                if choice != "c":
+                    tried[choice] = line
+                    if choice == "x":  # first a reply to another line: ignored, then the real one
+                        writer.write(b"MATCHSTATE:9:9:::c\r\n")
+                writer.write(f"{line}:{choice}\n".encode())
+                await writer.drain()
+                answered.append((line, choice))
+            result = await task
+        writer.close()
+        assert out.getvalue() == f"{port}\n"
+        assert result.reason == "hands" and result.hands == 4 and result.refusal is None
+        log = err.getvalue()
+        assert "ignoring un-requested response 'MATCHSTATE:9:9:::c'" in log
+        assert "cannot read action 'x': changed to call" in log
+        if "f" in tried:
+            assert "action 'f' is not allowed now: changed to call" in log
+        assert "raise to 1 is outside" in log and "clamped to" in log
+        # What the table played: the hand the bot saw next says so.
+        hands = sorted(await r.store.list_hands(player="raw", limit=50), key=lambda h: h.id)
+        assert len(hands) == 4
+        for sent, line in tried.items():
+            hand_id, betting = int(line.split(":")[2]), line.split(":")[3]
+            stored = await r.store.stored_hand(hands[hand_id].id)
+            final = expected_final(stored, "raw", hand_id).split(":")[3]
+            rest = final[len(betting) :]
+            if sent in ("f", "x"):
+                assert rest.startswith("c"), (sent, line, final)
+            else:
+                assert re.match(r"r\d+", rest) and int(re.match(r"r(\d+)", rest)[1]) > 1  # type: ignore[index]
+
+
+async def test_strict_ends_the_connection_saying_why(tmp_path: Path) -> None:
+    async with room(tmp_path) as r:
+        table_id = await table(r, "Strict", ["calling-station"])
+        config = GatewayConfig(url=r.url, name="strict", table=table_id, strict=True)
+        task, port, _, err = await start_gateway(config)
+        reader, writer = await raw_bot(port, b"VERSION:2.0.0\n")
+        said: list[str] = []
+        async with asyncio.timeout(30):
+            while data := await reader.readline():
+                line = data.decode().rstrip("\r\n")
+                said.append(line)
+                if line.startswith("MATCHSTATE") and bot_to_act(line, HU):
+                    writer.write(f"{line}:x\r\n".encode())
+                    await writer.drain()
+            result = await task
+        writer.close()
+        assert said[-1] == "# disconnected: cannot read action 'x'"
+        assert result.reason == "refused" and result.refusal == "cannot read action 'x'"
+        assert "ERROR: cannot read action 'x': disconnecting the bot" in err.getvalue()
+        assert await players_at(r, table_id) == ["Strict-house-0"]  # the gateway left
+
+
+async def players_at(r: Room, table_id: str) -> list[str]:
+    """Who sits at the table once its hand is over (a player leaving mid-hand stands up
+    when it ends)."""
+    async with connect(r.url) as ws:
+        for _ in range(50):
+            tables = (await ask(ws, {"type": "list_tables"}))["tables"]
+            names = [p["name"] for t in tables if t["id"] == table_id for p in t["players"]]
+            if len(names) == 1:
+                break
+            await asyncio.sleep(0.1)
+    return names
+
+
+async def test_a_version_line_that_does_not_parse_ends_the_connection(tmp_path: Path) -> None:
+    async with room(tmp_path) as r:
+        table_id = await table(r, "Version", ["calling-station"])
+        task, port, _, _ = await start_gateway(GatewayConfig(url=r.url, name="v", table=table_id))
+        reader, writer = await raw_bot(port, b"HELLO\r\n")
+        with pytest.raises(GatewayError, match="invalid version string 'HELLO'"):
+            await asyncio.wait_for(task, 10)
+        assert await reader.read() == b""
+        writer.close()
+        # A wrong version number is only warned about.
+        task, port, _, err = await start_gateway(
+            GatewayConfig(url=r.url, name="v2", table=table_id, hands=1)
+        )
+        reader, writer = await raw_bot(port, b"VERSION:3.0.0\n")
+        writer.close()  # and hanging up leaves the table
+        result = await asyncio.wait_for(task, 20)
+        assert "WARNING: this gateway is using version 2.0.0" in err.getvalue()
+        assert result.reason in ("stopped", "hands")
+
+
+# -- (c) three-handed ---------------------------------------------------------------------------
+
+
+async def test_three_handed_with_two_house_bots(tmp_path: Path) -> None:
+    async with room(tmp_path) as r:
+        table_id = await table(r, "Three", ["calling-station", "tight-aggressive"], seats=3)
+        gamedef = tmp_path / "3p.game"
+        config = GatewayConfig(url=r.url, name="acpc-3", table=table_id, hands=12, gamedef=gamedef)
+        task, port, _, err = await start_gateway(config)
+        game = parse(gamedef.read_text())
+        assert (game.num_players, game.blind, game.first_player) == (3, (50, 100, 0), (3, 1, 1, 1))
+        async with asyncio.timeout(60):
+            seen, _ = await play_acpc(port, game, "calling-station")
+            result = await task
+        assert result.reason == "hands" and result.refusal is None, err.getvalue()
+        assert await check_against_store(r, "acpc-3", seen) == 12
+        assert {int(line.split(":")[1]) for line in seen} == {0, 1, 2}  # every position
+
+
+# -- (d) a tournament ---------------------------------------------------------------------------
+
+
+async def test_an_acpc_bot_plays_a_tournament_to_its_end(tmp_path: Path) -> None:
+    async with room(tmp_path) as r, connect(r.url) as admin:
+        await ask(admin, {"type": "hello", "name": "organizer"})
+        created = await ask(admin, {
+            "type": "create_tournament", "name": "Gateway", "format": "ring", "field": 2,
+            "seats": 2, "hands": 12, "seed": "gw", "decision_seconds": 2,
+        })  # fmt: skip
+        tid = created["tournament"]["id"]
+        gamedef = tmp_path / "t.game"
+        config = GatewayConfig(url=r.url, name="acpc-t", tournament=tid, gamedef=gamedef)
+        task, port, _, err = await start_gateway(config)
+        game = parse(gamedef.read_text())
+        assert (game.num_players, game.stack, game.blind) == (2, (10_000, 10_000), (100, 50))
+        other = TournamentClient(CallingStation(), r.url, tid, name="station")
+        async with asyncio.timeout(60):
+            (seen, _), outcome, result = await asyncio.gather(
+                play_acpc(port, game, "tight-aggressive"), other.run(), task
+            )
+        assert outcome.state == result.reason == "finished", err.getvalue()
+        assert {s["name"] for s in result.standings} == {"acpc-t", "station"}
+        assert result.hands == 12 and result.refusal is None
+        assert await check_against_store(r, "acpc-t", seen) == 12
+
+
+# -- (e) what ACPC cannot express, and other refusals -----------------------------------------
+
+
+async def test_a_stud_table_is_refused_naming_the_game(tmp_path: Path) -> None:
+    async with room(tmp_path) as r:
+        table_id = await table(r, "Stud", ["calling-station"], game="stud")
+        with pytest.raises(GatewayError, match=r"'stud' .* face up, which ACPC cannot express"):
+            await run_gateway(GatewayConfig(url=r.url, name="s", table=table_id))
+        with pytest.raises(GatewayError, match="no table 'nope' on the server"):
+            await run_gateway(GatewayConfig(url=r.url, name="s", table="nope"))
+        with pytest.raises(GatewayError, match="no tournament 7 on the server"):
+            await run_gateway(GatewayConfig(url=r.url, name="s", tournament=7))
+
+
+def test_the_command_line_says_what_is_wrong_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["acpc", "gateway", "ws://127.0.0.1:1/ws", "--table", "demo", "--name", "x"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pokerroom acpc gateway: error: cannot reach the server at ")
+    assert len(err.splitlines()) == 1
