@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from websockets.asyncio.server import Server, ServerConnection, serve
 
 from server import routing
+from server.bots import STRATEGIES
 from server.bus import EventBus, LocalBus
 from server.connections import Session, client_address, read_messages
 from server.hosting import Hosting
@@ -27,7 +28,7 @@ from server.http import process_request
 from server.lobby import Lobby
 from server.players import Players
 from server.settings import ServerSettings
-from server.slumbot import SlumbotApi
+from server.slumbot import ApiLimits, SlumbotApi
 from server.store import HandWriter, Store
 from server.tournaments.registry import Tournaments
 
@@ -54,15 +55,16 @@ class PokerServer:
         self.lobby = Lobby(self.hosting, self.bus)
         self.tournaments = Tournaments(self.store, self.settings, self.bus)
         settings = self.settings
-        self.api = SlumbotApi(
-            self.store, opponent=settings.api_bot, max_sessions=settings.api_sessions,
-            idle_seconds=settings.api_idle_seconds, max_body=settings.api_body_bytes,
-        )  # fmt: skip
-        self.api_address: str | None = None
-        """The Slumbot-style API's base URL (``http://host:port``) while it serves."""
         self._proxies = frozenset(
             ip.strip() for ip in self.settings.forwarded_allow_ips.split(",") if ip.strip()
         )
+        limits = ApiLimits(
+            settings.api_sessions, settings.api_sessions_per_address, settings.api_idle_seconds,
+            settings.api_body_bytes, self._proxies,
+        )  # fmt: skip
+        self.api = SlumbotApi(self.store, opponent=settings.api_bot, limits=limits)
+        self.api_address: str | None = None
+        """The Slumbot-style API's base URL (``http://host:port``) while it serves."""
 
     async def handler(self, websocket: ServerConnection) -> None:
         """One connection, from its first message to its last."""
@@ -125,6 +127,8 @@ class PokerServer:
         except OSError as exc:
             raise ListenError(f"cannot listen on {host}:{port} (the API): {_reason(exc)}") from None
         self.api_address = f"http://{host}:{port}"
+        for name in STRATEGIES:  # the API's house bots play under these names: no guest's
+            self.players.reserve(name)
 
     async def _listen(self) -> Server:
         host, port = self.settings.host, self.settings.port

@@ -66,6 +66,9 @@ class ServerSettings:
     """The house bot API clients play unless ``new_hand`` names another."""
     api_sessions: int = 1_000
     """API sessions (tokens) alive at once: a new one past this is refused."""
+    api_sessions_per_address: int = 20
+    """API sessions the clients at one IP address may have alive at once (a session
+    plays any number of hands: a client needs one per bot it runs at once)."""
     api_idle_seconds: float = 3_600.0
     """An API session unused this long ends (its unfinished hand is played out, checking
     or folding, and stored)."""

@@ -8,6 +8,6 @@ runs beside its websocket.
 """
 
 from server.slumbot.errors import ApiError
-from server.slumbot.http import ENDPOINTS, SlumbotApi
+from server.slumbot.http import ENDPOINTS, ApiLimits, SlumbotApi
 
-__all__ = ["ENDPOINTS", "ApiError", "SlumbotApi"]
+__all__ = ["ENDPOINTS", "ApiError", "ApiLimits", "SlumbotApi"]

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
@@ -25,13 +27,14 @@ from server.slumbot.recording import Recorder
 from server.slumbot.sessions import Sessions
 from server.store import HandWriter, Store
 
-__all__ = ["ENDPOINTS", "SlumbotApi"]
+__all__ = ["ENDPOINTS", "ApiLimits", "SlumbotApi"]
 
 log = logging.getLogger("pokerroom")
 
 ENDPOINTS = ("/api/login", "/api/new_hand", "/api/act")
 _SESSIONS: web.AppKey[Sessions] = web.AppKey("sessions", Sessions)
 _MAX_BODY: web.AppKey[int] = web.AppKey("max_body", int)
+_PROXIES: web.AppKey[frozenset[str]] = web.AppKey("proxies", frozenset)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -75,9 +78,28 @@ async def _body(request: web.Request) -> dict[str, Any]:
     return body
 
 
+def _address(request: web.Request) -> str:
+    """Where a client connects from, as the websocket's caps count it
+    (server.connections.client_address): the peer, or from a trusted proxy the last
+    address of its ``X-Forwarded-For``; IPv6 by its /64, IPv4-mapped as IPv4."""
+    peer = request.remote or "unknown"
+    if peer in request.app[_PROXIES]:
+        peer = request.headers.get("X-Forwarded-For", "").rsplit(",", 1)[-1].strip() or peer
+    try:
+        ip = ipaddress.ip_address(peer)
+    except ValueError:
+        return peer[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
 async def _login(request: web.Request) -> web.Response:
     body = await _body(request)
-    session = await request.app[_SESSIONS].login(body.get("username"), body.get("password"))
+    sessions = request.app[_SESSIONS]
+    session = await sessions.login(body.get("username"), body.get("password"), _address(request))
     return _reply({"token": session.token})
 
 
@@ -85,10 +107,13 @@ async def _new_hand(request: web.Request) -> web.Response:
     body = await _body(request)
     sessions = request.app[_SESSIONS]
     opponent = body.get("opponent")
-    if opponent is not None and opponent not in STRATEGIES:
+    if opponent is not None and (not isinstance(opponent, str) or opponent not in STRATEGIES):
         raise ApiError(f"unknown opponent {opponent!r}: give one of {', '.join(STRATEGIES)}")
     token = body.get("token")
-    session = await sessions.anonymous() if token is None else sessions.get(token)
+    if token is None:
+        session = await sessions.anonymous(_address(request))
+    else:
+        session = sessions.get(token)
     return _reply(await session.new_hand(opponent))
 
 
@@ -100,25 +125,35 @@ async def _act(request: web.Request) -> web.Response:
     return _reply(await session.act(body["incr"]))
 
 
-def make_app(sessions: Sessions, max_body: int) -> web.Application:
-    """The API's aiohttp application over ``sessions``."""
+def make_app(sessions: Sessions, max_body: int, proxies: frozenset[str]) -> web.Application:
+    """The API's aiohttp application over ``sessions``; ``proxies`` are trusted to say
+    where their clients are (``X-Forwarded-For``)."""
     app = web.Application(client_max_size=max_body, middlewares=[_errors])
     app[_SESSIONS] = sessions
     app[_MAX_BODY] = max_body
+    app[_PROXIES] = proxies
     app.router.add_post("/api/login", _login)
     app.router.add_post("/api/new_hand", _new_hand)
     app.router.add_post("/api/act", _act)
     return app
 
 
+@dataclass(frozen=True)
+class ApiLimits:
+    """What the API serves at most (server.settings.ServerSettings: ``api_*``)."""
+
+    sessions: int = 1_000
+    per_address: int = 20
+    idle_seconds: float = 3_600.0
+    body_bytes: int = 4_096
+    proxies: frozenset[str] = frozenset()
+
+
 class SlumbotApi:
     """The API's sessions and its HTTP server, in the server's process and store."""
 
-    def __init__(self, store: Store, *, opponent: str, max_sessions: int, idle_seconds: float,
-                 max_body: int) -> None:  # fmt: skip
-        self.store = store
-        self.opponent, self.max_sessions, self.idle_seconds = opponent, max_sessions, idle_seconds
-        self.max_body = max_body
+    def __init__(self, store: Store, *, opponent: str, limits: ApiLimits) -> None:
+        self.store, self.opponent, self.limits = store, opponent, limits
         self.sessions: Sessions | None = None
         self.port: int | None = None
 
@@ -129,13 +164,14 @@ class SlumbotApi:
         # The house bots' names are stored players from the start: no account takes one.
         await self.store.ensure_players(STRATEGIES)
         recorder = Recorder(self.store, writer)
+        limits = self.limits
         self.sessions = sessions = Sessions(
-            self.store, recorder, opponent=self.opponent, limit=self.max_sessions,
-            idle_seconds=self.idle_seconds,
+            self.store, recorder, opponent=self.opponent, limit=limits.sessions,
+            per_address=limits.per_address, idle_seconds=limits.idle_seconds,
         )  # fmt: skip
         runner = web.AppRunner(
-            make_app(sessions, self.max_body), access_log=None, handle_signals=False,
-            shutdown_timeout=5.0,
+            make_app(sessions, limits.body_bytes, limits.proxies), access_log=None,
+            handle_signals=False, shutdown_timeout=5.0,
         )  # fmt: skip
         await runner.setup()
         try:

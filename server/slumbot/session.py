@@ -56,6 +56,8 @@ class ApiSession:
     opponent: str
     """The house bot it plays unless ``new_hand`` names another."""
     recorder: Recorder
+    address: str = ""
+    """Where its client connected from (the caps per address count it)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     used: float = field(default_factory=time.monotonic)
     hands: int = 0

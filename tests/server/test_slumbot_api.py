@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import os
 import random
+import signal
 import statistics
+import subprocess
 import sys
+import urllib.request
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -339,3 +344,71 @@ async def test_the_example_bot_plays_against_the_api_and_reports_the_baseline(ap
     assert "winnings - baseline: " in text
     listed = await api.store.list_hands(limit=1_000)
     assert len(listed) == 300
+
+
+async def test_sessions_are_capped_in_all_and_per_address(tmp_path: Path) -> None:
+    async with api_server(tmp_path / "caps.db", api_sessions=3, api_sessions_per_address=2) as a:
+        first = await a.client.new_hand()
+        await a.client.new_hand()
+        status, answer = await a.client.post("/api/new_hand", {})
+        assert status == 429 and answer["error_msg"].startswith("too many sessions from your")
+        players = await a.store.ensure_players([])
+        check_response(await a.client.new_hand(first["token"]))  # a session goes on
+        assert len(await a.store.ensure_players([])) == len(players)
+        sessions = a.server.api.sessions
+        assert sessions is not None
+        sessions.per_address = 5
+        await a.client.new_hand()
+        status, answer = await a.client.post("/api/new_hand", {})
+        assert (status, answer["error_msg"][:20]) == (503, "too many sessions (3")
+
+
+async def test_an_idle_session_ends_its_hand_stored_and_its_token_unknown(api: Api) -> None:
+    sessions = api.server.api.sessions
+    assert sessions is not None
+    r = await api.client.new_hand(opponent="calling-station")
+    while "winnings" in r:
+        r = await api.client.new_hand(r["token"])
+    stored = await api.store.count_hands()
+    assert await sessions.expire(now=1e12) == 1
+    assert await api.store.count_hands() == stored + 1
+    status, answer = await api.client.post("/api/act", {"token": r["token"], "incr": "c"})
+    assert status == 400 and answer["error_msg"].startswith("unknown token")
+    assert sessions.from_address == {}
+
+
+async def test_a_house_bot_name_is_no_guest_s(api: Api) -> None:
+    from websockets.asyncio.client import connect
+
+    async with connect(api.server.hosting.address) as ws:
+        await ws.send('{"type": "hello", "name": "random", "id": "1"}')
+        answer = json.loads(await ws.recv())
+    assert answer["code"] == "name_taken", answer
+
+
+def test_serve_prints_the_api_address_and_serves_it(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    db = f"sqlite:///{tmp_path / 'serve.db'}"
+    command = [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--db", db,
+               "--api-bot", "calling-station"]  # fmt: skip
+    with subprocess.Popen(
+        command, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    ) as server:  # fmt: skip
+        try:
+            assert server.stdout is not None
+            lines: list[str] = []
+            while not lines or not lines[-1].startswith("Slumbot-style API: "):
+                line = server.stdout.readline()
+                assert line, server.stderr.read() if server.stderr else ""
+                lines.append(line)
+            base = lines[-1].split()[2]
+            assert "house bot calling-station" in lines[-1]
+            request = urllib.request.Request(base + "/api/new_hand", data=b"{}", method="POST")
+            with urllib.request.urlopen(request, timeout=30) as response:
+                answer = json.loads(response.read())
+            assert answer["opponent"] == "calling-station"
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.communicate(timeout=30)
+    assert server.returncode == 0
