@@ -10,6 +10,7 @@ import contextlib
 import io
 import itertools
 import re
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -394,3 +395,24 @@ def test_the_command_line_says_what_is_wrong_in_one_line(
     err = capsys.readouterr().err
     assert err.startswith("pokerroom acpc gateway: error: cannot reach the server at ")
     assert len(err.splitlines()) == 1
+
+
+# -- examples/acpc_bot.py -------------------------------------------------------------------------
+
+
+async def test_the_example_acpc_bot_plays_through_the_gateway(tmp_path: Path) -> None:
+    async with room(tmp_path) as r:
+        table_id = await table(r, "Example", ["calling-station"])
+        config = GatewayConfig(url=r.url, name="example", table=table_id, hands=10)
+        task, port, _, err = await start_gateway(config)
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable, str(ROOT / "examples" / "acpc_bot.py"), "127.0.0.1", str(port),
+            stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        async with asyncio.timeout(60):
+            _, said = await bot.communicate()
+            result = await task
+        assert bot.returncode == 0 and said.decode() == "hands seen: 10\n"
+        assert result.reason == "hands" and result.hands == 10, err.getvalue()
+        assert "un-requested" not in err.getvalue(), err.getvalue()
+        assert len(await r.store.list_hands(player="example", limit=50)) == 10
