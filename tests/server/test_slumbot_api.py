@@ -412,3 +412,47 @@ def test_serve_prints_the_api_address_and_serves_it(tmp_path: Path) -> None:
             server.send_signal(signal.SIGTERM)
             server.communicate(timeout=30)
     assert server.returncode == 0
+
+
+def pokerkit_stacks(text: str) -> list[int]:
+    """The final stacks pokerkit replays a PHH hand to."""
+    import pokerkit as pk
+
+    states = list(pk.HandHistory.loads(text))
+    return [int(s) for s in states[-1].stacks]
+
+
+async def test_the_hand_commands_list_export_and_verify_the_api_s_hands(
+    api: Api, tmp_path: Path
+) -> None:
+    rng, token, played = random.Random(11), None, []
+    for _ in range(30):
+        r = await play_hand(api.client, token, rng, opponent="random")
+        token = r["token"]
+        played.append(r)
+    table = (await api.store.hand_info(played[0]["hand_id"])).table_name
+    db = ["--db", f"sqlite:///{tmp_path / 'api.db'}"]
+
+    def pokerroom(*argv: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "server.cli", *argv, *db], capture_output=True, text=True,
+            timeout=120, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    listed = json.loads(await asyncio.to_thread(pokerroom, "hands", "list", "--json",
+                                                "--table", table, "--limit", "100"))  # fmt: skip
+    rows = listed if isinstance(listed, list) else listed["hands"]
+    assert sorted(h["id"] for h in rows) == [r["hand_id"] for r in played]
+    out = tmp_path / "api.phhs"
+    ids = [str(r["hand_id"]) for r in played]
+    await asyncio.to_thread(pokerroom, "hands", "export", "--format", "phh", "-o", str(out), *ids)
+    hands = history.load_all(out.read_text())
+    for r, hh in zip(played, hands, strict=True):
+        me = r["client_pos"]
+        text = history.dump(hh)
+        stacks = pokerkit_stacks(text)  # PHH order is positions: p1 the big blind
+        assert stacks[me] - hh.starting_stacks[me] == r["winnings"], text
+    checked = await asyncio.to_thread(pokerroom, "verify", ids[0])
+    assert checked.startswith(f"hand {ids[0]}: verified: the seed matches commitment")
