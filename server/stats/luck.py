@@ -75,11 +75,15 @@ __all__ = [
 SAMPLES: Final = 10_000
 """Monte Carlo boards for an equity the batch evaluators (hold'em, Omaha high) would
 enumerate too slowly (before the flop). Their noise on a share is about 0.005 (0.5 %)."""
-SCALAR_SAMPLES: Final = 1_000
-"""The same for games ranked board by board (short deck, Omaha hi-lo)."""
+SCALAR_SAMPLES: Final = 300
+"""The same for games ranked board by board (short deck, Omaha hi-lo: about 0.15 ms an
+evaluation in Python), noise about 3 %."""
 EXACT_LIMIT: Final = 100_000
 """Enumerate exactly when it takes at most this many hand evaluations (hold'em from the
-flop on: 990 boards heads-up); a tenth of it in games ranked board by board."""
+flop on: 990 boards heads-up)."""
+SCALAR_EXACT_LIMIT: Final = 1_000
+"""The same in games ranked board by board (the turn and river; short deck's flop
+heads-up, 812 evaluations)."""
 
 Pots = tuple[tuple[int, tuple[int, ...]], ...]
 """(amount, eligible positions), main pot first."""
@@ -261,7 +265,7 @@ class _Equities:
         self.game, self.holes, self.seed, self.exact = game, holes, seed, exact
         batched = _batched(game)
         self.samples = samples or (SAMPLES if batched else SCALAR_SAMPLES)
-        self.limit = EXACT_LIMIT if batched else EXACT_LIMIT // 10
+        self.limit = EXACT_LIMIT if batched else SCALAR_EXACT_LIMIT
         self.found: dict[tuple[tuple[int, ...], tuple[Card, ...]], tuple[Fraction, ...]] = {}
 
     def shares(
