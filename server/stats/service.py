@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import signal
 import time
 import uuid
 from collections import OrderedDict, deque
@@ -235,7 +236,9 @@ class StatsService:
             # spawn: a fork of a process running an event loop and database threads could
             # inherit a lock held mid-operation. One worker: one core at most, however
             # many ask.
-            _POOL = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            _POOL = ProcessPoolExecutor(
+                1, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet
+            )
         return _POOL
 
 
@@ -244,6 +247,13 @@ _POOL: ProcessPoolExecutor | None = None
 
 
 # -- in the worker process -----------------------------------------------------------------
+
+
+def _quiet() -> None:
+    """Ctrl-C at the terminal reaches the whole process group: the server shuts down, and
+    shuts its worker down with it, without a traceback from the worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
 
 _KEPT: OrderedDict[tuple[str, int], HandFacts | None] = OrderedDict()
 """Facts of the hands replayed, by store and hand id, the least recently used first (None: a

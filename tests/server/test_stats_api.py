@@ -18,7 +18,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from engine import history
 from server import routing
 from server.stats import facts, facts_of_info, player_stats
-from server.stats.service import BUDGET, Limits
+from server.stats.service import BUDGET, MAX_HANDS, Limits
 from server.store import Store, hand_rows
 from tests.server.conftest import Demo, demo_server, play_hands
 
@@ -189,3 +189,14 @@ async def test_a_big_request_does_not_hold_up_another_tables_play(tmp_path: Path
     assert len(during) >= 5, (took, len(during))
     gaps = [b - a for a, b in itertools.pairwise(during)]
     assert max(gaps) < 1.0, gaps
+
+
+def test_the_limits_table_gives_the_services_numbers() -> None:
+    limits, doc = Limits(), (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
+    rows = [
+        f"| `stats` requests from one address | {limits.per_minute} a minute, "
+        f"{limits.at_once} at once | `too_many_stats` |",
+        f"| `stats` requests being computed, in all | {limits.in_all} | `too_many_stats` |",
+        f"| hands one `stats` counts | {MAX_HANDS:,} (`last`) | `bad_message` |",
+    ]
+    assert [row for row in rows if row not in doc] == []
