@@ -8,6 +8,7 @@
 import { Connection, KEYS } from "./connection.js";
 import { showLobby } from "./lobby.js";
 import { TableModel } from "./model.js";
+import { closeStats } from "./stats.js";
 import { drawClock, drawTable } from "./table.js";
 import { showHands, showViewer } from "./viewer.js";
 
@@ -125,6 +126,7 @@ class App {
   route() {
     const [, page, arg] = location.hash.split("/");
     clearInterval(this.clockTimer);
+    closeStats();
     if (this.viewer) { clearInterval(this.viewer.timer); this.viewer = null; }
     if (page === "table" && arg) return this.showTable(decodeURIComponent(arg));
     if (this.table) { this.leaveScreen(); }

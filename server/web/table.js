@@ -6,6 +6,7 @@
 
 import { card, h } from "./dom.js";
 import { POT_NAME, chips, gameName, halfName, nameOf, stakes } from "./format.js";
+import { openPlayerStats, openTableStats } from "./stats.js";
 
 /** Draw table ``t`` (a TableModel) on the app's page; ``app`` gives the connection to act
  * through and keeps our controls between redraws. */
@@ -15,7 +16,11 @@ export function drawTable(app, t) {
     return;
   }
   const me = t.mySeat();
-  const room = h("div", { class: "room", "data-testid": "room" }, felt(t, me), gamePicker(app, t, me));
+  const focused = document.activeElement; // before a kept name plate moves to the new felt
+  if (!app.namePlates || app.namePlates.table !== t.id) app.namePlates = { table: t.id, kept: new Map() };
+  // The table on screen when a plate is clicked: a mixed table's game may have changed.
+  const names = { kept: app.namePlates.kept, open: (name, seat) => openPlayerStats(app, app.table || t, name, seat) };
+  const room = h("div", { class: "room", "data-testid": "room" }, felt(t, me, names), gamePicker(app, t, me));
   const mixLine = t.mixLine();
   const panel = h("aside", { class: "panel" },
     h("h2", {}, t.summary ? t.summary.name : t.id),
@@ -23,15 +28,22 @@ export function drawTable(app, t) {
     // A mixed table's line names the game already: here its stakes.
     t.summary ? h("p", { class: "game-line", "data-testid": "game" }, mixLine ? null : gameName(t.summary),
       h("span", { class: "muted" }, `${mixLine ? "" : " · "}${stakes(t.summary)}`)) : null,
+    statsButton(app),
     t.error ? h("p", { class: "error", "data-testid": "table-error" }, t.error) : null,
     controlsFor(app, t, me), results(t), logView(t));
   app.main.replaceChildren(h("section", { class: "table-screen" }, room, panel));
+  // A name plate or the stats button is kept, but moving it took the keyboard's focus away.
+  const kept = [...names.kept.values(), app.statsButton];
+  if (focused && focused.isConnected && focused !== document.activeElement && kept.includes(focused)) focused.focus();
   drawClock(app);
 }
 
-/** The oval: the board, the pots and the hand number in the middle, the seats around. */
-export function felt(t, me) {
-  return h("div", { class: "felt" }, center(t), seats(t, me));
+/** The oval: the board, the pots and the hand number in the middle, the seats around.
+ * ``names``: at a live table, each name plate is a button opening the player's
+ * statistics (``names.open(name, seat)``), kept in ``names.kept`` across redraws; without
+ * it, plain text (the hand viewer). */
+export function felt(t, me, names) {
+  return h("div", { class: "felt" }, center(t), seats(t, me, names));
 }
 
 function center(t) {
@@ -61,7 +73,31 @@ function seatCards(t, s, n) {
   return h("div", { class: `cards${t.dice ? " dice" : ""}`, "data-testid": `cards-${n}`, "data-count": hand.length }, cards);
 }
 
-function seats(t, me) {
+/** The button opening the Stats view: one for the page, kept across redraws (as the
+ * name plates are), for the table on screen when it is pressed. */
+function statsButton(app) {
+  if (!app.statsButton) {
+    app.statsButton = h("button", { type: "button", class: "stats-button", "data-testid": "table-stats", "aria-haspopup": "dialog",
+      onclick: () => { if (app.table) openTableStats(app, app.table); } }, "Player stats");
+  }
+  return app.statsButton;
+}
+
+/** A seat's name: a button opening the player's statistics, at a live table. The same
+ * button from one redraw to the next (the table redraws at every event): a click whose
+ * press and release straddle an event still lands, and the keyboard's focus stays. */
+function namePlate(s, names) {
+  if (!names || !s.name) return h("span", { class: "name" }, s.name);
+  let plate = names.kept.get(s.seat);
+  if (!plate || plate.dataset.name !== s.name) {
+    plate = h("button", { type: "button", class: "name", "data-testid": `name-${s.seat}`, "data-name": s.name,
+      "aria-haspopup": "dialog", title: `${s.name}: statistics`, onclick: () => names.open(s.name, s.seat) }, s.name);
+    names.kept.set(s.seat, plate);
+  }
+  return plate;
+}
+
+function seats(t, me, names) {
   const v = t.view;
   const count = t.summary ? t.summary.seats : Math.max(6, ...v.seats.map((s) => s.seat + 1));
   const bottom = me ? me.seat : 0; // our own seat is drawn at the bottom
@@ -82,7 +118,7 @@ function seats(t, me) {
     out.push(h("div", { class: `seat${turn ? " turn" : ""}${s.folded ? " folded" : ""}${me && me.seat === n ? " mine" : ""}${s.sitting_out ? " away" : ""}${many}`, style, "data-seat": n, "data-testid": `seat-${n}` },
       showCards ? seatCards(t, s, n) : h("div", { class: "cards", "data-testid": `cards-${n}` }),
       drew,
-      h("div", { class: "who" }, badges, h("span", { class: "name" }, s.name)),
+      h("div", { class: "who" }, badges, namePlate(s, names)),
       h("div", { class: "stack", "data-testid": `stack-${n}` }, chips(s.stack), s.all_in ? " all in" : ""),
       s.sitting_out ? h("div", { class: "muted" }, "sitting out") : null,
       turn ? h("div", { class: "clock", "data-testid": "clock" }, h("i"), h("span")) : null,
