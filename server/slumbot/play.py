@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from engine import (
-    CardsShown,
+    ActionTaken,
     EngineError,
     Hand,
     PotAwarded,
@@ -124,14 +124,14 @@ class Outcome:
     """The chips the pots awarded the client (its own share back included; 0 when it
     won nothing)."""
     bot_hole_cards: tuple[str, ...] | None
-    """The bot's cards when they were shown (a showdown, or all in), else None."""
+    """The bot's cards when the hand went to a showdown, else None."""
     adjusted: Fraction
     """The client's all-in adjusted winnings, exact (docs/statistics.md)."""
 
 
 def outcome(hand: Hand, client_pos: int, names: tuple[str, ...]) -> Outcome:
     """The client's result in the finished ``hand`` (``names`` in position order)."""
-    client, bot = hand.setup.seats[client_pos], hand.setup.seats[1 - client_pos]
+    client = hand.setup.seats[client_pos]
     winnings = hand.stacks[client_pos] - hand.setup.stacks[client_pos]
     won = sum(
         amount
@@ -140,7 +140,10 @@ def outcome(hand: Hand, client_pos: int, names: tuple[str, ...]) -> Outcome:
         for seat, amount in e.shares
         if seat == client
     )
-    shown = next((e.cards for e in hand.log if isinstance(e, CardsShown) and e.seat == bot), None)
+    # At a showdown the bot's cards are the client's to see, as Slumbot shows its own:
+    # the bot never mucks, even where our tables let a losing hand go unseen.
+    folded = any(isinstance(e, ActionTaken) and e.kind == "fold" for e in hand.log)
+    shown = None if folded else hand.holes[1 - client_pos]
     try:
         adjusted = facts_of_hand(hand, names, budget=ADJUST_BUDGET).players[client_pos].adjusted
     except EngineError:  # never for hold'em; the actual result is the honest fallback

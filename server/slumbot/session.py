@@ -54,7 +54,8 @@ class ApiSession:
     """Where its hands are stored: ``api-<id>``, the id not the token (which is secret)."""
     player: Player
     opponent: str
-    """The house bot it plays unless ``new_hand`` names another."""
+    """The house bot it plays: the server's ``api_bot``, or the last one ``new_hand``
+    named."""
     recorder: Recorder
     address: str = ""
     """Where its client connected from (the caps per address count it)."""
@@ -81,7 +82,9 @@ class ApiSession:
             self.hands += 1
             client_pos = 0 if self.hands % 2 else 1  # the first hand in the big blind
             shuffle = Shuffle.new(self.table, self.hands)
-            name = opponent or self.opponent
+            if opponent is not None:  # it stays the session's until another is named
+                self.opponent = opponent
+            name = self.opponent
             bot = play.bot_for(name, shuffle, play.OPPONENT)
             table = play.deal(shuffle, client_pos)
             deal = _Deal(shuffle, client_pos, table, name, bot, dt.datetime.now(dt.UTC))

@@ -99,10 +99,12 @@ class Sessions:
         """End the sessions idle for ``idle_seconds`` (their unfinished hands played out and
         stored); how many ended."""
         now = time.monotonic() if now is None else now
-        idle = [s for s in self.by_token.values() if now - s.used >= self.idle_seconds]
+        idle = [
+            s for s in self.by_token.values()
+            # A session serving a request is not idle, whenever its last one came.
+            if now - s.used >= self.idle_seconds and not s.lock.locked()
+        ]  # fmt: skip
         for session in idle:
-            if session.lock.locked():  # a request is being served: not idle after all
-                continue
             self._forget(session)
             try:
                 await session.close()

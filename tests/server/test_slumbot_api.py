@@ -88,7 +88,7 @@ def check_result(r: dict[str, Any]) -> None:
     else:
         assert state.contributed[me] == state.contributed[bot]
         assert r["winnings"] in (state.contributed[me], -state.contributed[me], 0)
-        assert len(r["board"]) == 5
+        assert len(r["board"]) == 5 and len(r["bot_hole_cards"]) == 2
 
 
 async def test_a_random_client_plays_hundreds_of_hands_each_stored_chip_exact(api: Api) -> None:
@@ -96,8 +96,8 @@ async def test_a_random_client_plays_hundreds_of_hands_each_stored_chip_exact(ap
     token: str | None = None
     results: list[dict[str, Any]] = []
     for number in range(1, 301):
-        opponent = "random" if number % 3 else None  # the default (tight-aggressive) too
-        r = await play_hand(api.client, token, rng, **({"opponent": opponent} if opponent else {}))
+        opponent = "random" if number % 3 else "tight-aggressive"
+        r = await play_hand(api.client, token, rng, opponent=opponent)
         token = r["token"]
         assert r["session_num_hands"] == number
         assert r["client_pos"] == (0 if number % 2 else 1)  # positions alternate
@@ -235,14 +235,17 @@ async def test_login_with_an_account_stores_its_hands_under_its_name(api: Api) -
     assert [h.id for h in listed] == [r["hand_id"]]
 
 
-async def test_the_opponent_is_any_house_bot(api: Api) -> None:
-    token = None
+async def test_the_opponent_is_any_house_bot_until_another_is_named(api: Api) -> None:
+    r = await play_hand(api.client, None, random.Random(7))
+    token = r["token"]
+    assert r["opponent"] == "tight-aggressive"  # the server's --api-bot
     for name in STRATEGIES:
         r = await play_hand(api.client, token, random.Random(7), opponent=name)
-        token = r["token"]
         assert r["opponent"] == name
         info = await api.store.hand_info(r["hand_id"])
         assert info.players[1 - r["client_pos"]] == name
+        r = await play_hand(api.client, token, random.Random(8))
+        assert r["opponent"] == name
 
 
 async def test_new_hand_plays_out_an_unfinished_hand_and_stores_it(api: Api) -> None:
@@ -458,3 +461,27 @@ async def test_the_hand_commands_list_export_and_verify_the_api_s_hands(
         assert stacks[me] - hh.starting_stacks[me] == r["winnings"], text
     checked = await asyncio.to_thread(pokerroom, "verify", ids[0])
     assert checked.startswith(f"hand {ids[0]}: verified: the seed matches commitment")
+
+
+async def test_action_strings_are_written_as_slumbot_writes_them(api: Api) -> None:
+    """Against the calling station, whose answers are known: a limp checked, a bet
+    called on each street with a slash as each closes; an all-in called preflop with a
+    slash for each street left."""
+    c = api.client
+    r = await c.new_hand(opponent="calling-station")  # the first hand: the big blind
+    assert (r["client_pos"], r["old_action"], r["action"], r["board"]) == (0, "", "c", [])
+    token = r["token"]
+    steps = [("k", "ck/", 3), ("b100", "ck/b100c/", 4), ("b300", "ck/b100c/b300c/", 5)]
+    for incr, action, board in steps:
+        r = await c.act(token, incr)
+        assert (r["action"], len(r["board"])) == (action, board)
+        assert "winnings" not in r
+    r = await c.act(token, "k")
+    assert r["action"] == "ck/b100c/b300c/kk"
+    assert len(r["bot_hole_cards"]) == 2 and abs(r["winnings"]) in (0, 500)
+    r = await c.new_hand(token)  # the small blind, first to act
+    assert (r["client_pos"], r["action"]) == (1, "")
+    r = await c.act(token, "b20000")
+    assert (r["old_action"], r["action"], len(r["board"])) == ("", "b20000c///", 5)
+    assert r["winnings"] in (-20_000, 0, 20_000) and len(r["bot_hole_cards"]) == 2
+    assert r["session_num_hands"] == 2
