@@ -138,6 +138,7 @@ def play(base: str, hands: int, *, token: str | None, opponent: str | None, seed
     rng = random.Random(seed)
     winnings: list[int] = []
     baselines: list[int] = []
+    adjusted: list[float] = []  # pokerroom's extension: all-in adjusted winnings
     for _ in range(hands):
         body: dict[str, Any] = {} if token is None else {"token": token}
         if opponent:
@@ -149,14 +150,16 @@ def play(base: str, hands: int, *, token: str | None, opponent: str | None, seed
         winnings.append(r["winnings"])
         if "baseline_winnings" in r:
             baselines.append(r["baseline_winnings"])
-    report(winnings, baselines)
+        if "adjusted_winnings" in r:
+            adjusted.append(r["adjusted_winnings"])
+    report(winnings, baselines, adjusted)
     return 0
 
 
-def report(winnings: list[int], baselines: list[int]) -> None:
+def report(winnings: list[int], baselines: list[int], adjusted: list[float]) -> None:
     n = len(winnings)
 
-    def per_100(xs: list[int]) -> str:
+    def per_100(xs: list[int] | list[float]) -> str:
         mean = sum(xs) / len(xs) / BIG_BLIND * 100
         sd = math.sqrt(sum((x - sum(xs) / len(xs)) ** 2 for x in xs) / len(xs)) / BIG_BLIND
         margin = 1.96 * sd * 100 / math.sqrt(len(xs))  # bb/100 is 100 x bb a hand
@@ -168,6 +171,8 @@ def report(winnings: list[int], baselines: list[int]) -> None:
         diffs = [w - b for w, b in zip(winnings, baselines, strict=True)]
         print(f"baseline: {sum(baselines)} chips, {per_100(baselines)}")
         print(f"winnings - baseline: {sum(diffs)} chips, {per_100(diffs)}")
+    if len(adjusted) == n:
+        print(f"all-in adjusted: {sum(adjusted):.0f} chips, {per_100(adjusted)}")
 
 
 def main(argv: list[str] | None = None) -> int:
