@@ -234,6 +234,12 @@ class Game:
         """How many community cards the board has by the end."""
         return sum(s.board for s in self.streets)
 
+    @property
+    def straddles(self) -> bool:
+        """Whether a table of this game offers straddles: a game with blinds, bet no-limit
+        or pot-limit (docs/rules.md O1)."""
+        return self.blinds and self.betting is not Betting.FIXED_LIMIT
+
     def street(self, index: int) -> IntEnum:
         """The street enum member at ``index``."""
         return self.street_enum(index)

@@ -109,6 +109,11 @@ class HandSetup:
     acpc_rules: bool = False
     """A short all-in raise plays as the ACPC dealer plays it, not as the TDA's rules say
     (:class:`engine.rules.RuleProfile`)."""
+    straddle: int = 0
+    """A table's straddle (docs/rules.md O1, O2): the blind at ``big_blind_position`` is a
+    straddle of this many chips. Callers owe all of it even when its poster is short, and
+    a raise is by at least this much (to twice the straddle). 0: no straddle, or a
+    straddle as PHH and pokerkit read one (the raise is by the big blind)."""
 
     def __post_init__(self) -> None:
         n = len(self.seats)
@@ -126,7 +131,7 @@ class HandSetup:
             object.__setattr__(self, "dead_blinds", (0,) * n)
         per_player = (self.stacks, self.blinds, self.antes, self.dead_blinds)
         stakes: tuple[int, ...] = (self.small_blind, self.big_blind, self.min_bet)
-        stakes += (self.bring_in, self.small_bet, self.big_bet)
+        stakes += (self.bring_in, self.small_bet, self.big_bet, self.straddle)
         every = (*self.stacks, *self.blinds, *self.antes, *self.dead_blinds, *stakes)
         # One check of every amount: a hand is set up for every hand a table deals.
         lengths = {len(self.stacks), len(self.blinds), len(self.antes), len(self.dead_blinds)}
@@ -157,6 +162,22 @@ class HandSetup:
             )
         if self.button is None:
             object.__setattr__(self, "button", self.seats[-1])
+        if self.straddle:
+            self._check_straddle()
+
+    def _check_straddle(self) -> None:
+        game = self.game
+        if not game.straddles:
+            raise InvalidConfigError(
+                f"{game.name} has no straddle: straddles are played in no-limit and "
+                f"pot-limit games with blinds"
+            )
+        p = self.big_blind_position
+        if p is None or self.blinds[p] != self.straddle or self.straddle <= self.big_blind:
+            raise InvalidConfigError(
+                f"a straddle of {self.straddle!r} must be the blind at big_blind_position "
+                f"and more than the big blind {self.big_blind!r}"
+            )
 
     @staticmethod
     def _say_which_amount_is_wrong(
@@ -167,7 +188,7 @@ class HandSetup:
         ):
             if len(values) != n or set(map(type, values)) != {int} or min(values) < 0:
                 raise InvalidConfigError(f"{name} must be {n} non-negative ints, got {values!r}")
-        names = "small_blind, big_blind, min_bet, bring_in, small_bet, big_bet"
+        names = "small_blind, big_blind, min_bet, bring_in, small_bet, big_bet, straddle"
         raise InvalidConfigError(f"{names} must be non-negative ints, got {stakes!r}")
 
 
@@ -487,6 +508,10 @@ class Hand:
             for p, amount in enumerate(s.dead_blinds):
                 if amount and not self.all_in[p]:
                     self._post(events, p, amount, "dead_blind", live=False, dead=True)
+        if s.straddle:
+            # A table's straddle is the first street's bet and its size: callers owe it
+            # all even from a short straddler (F3), and a raise is by at least it (O1).
+            owed = self.last_raise = s.straddle
         self.current_bet = max(owed, *self.bets)
         self.full_level = self.current_bet  # the big blind is the first street's bet
         self._deal_cards(events)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from engine.phh import (
     GAME_FIELD,
+    STRADDLE_FIELD,
     HandHistory,
     Number,
     Status,
@@ -35,6 +36,7 @@ from engine.replay import Replay, ReplayResult, check, replay
 
 __all__ = [
     "GAME_FIELD",
+    "STRADDLE_FIELD",
     "HandHistory",
     "Number",
     "Replay",

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GAME_FIELD",
+    "STRADDLE_FIELD",
     "HandHistory",
     "Number",
     "Status",
@@ -88,6 +89,9 @@ _KNOWN = (
 )
 GAME_FIELD = "_game"
 """Our user-defined field naming the game where PHH has no variant code for it."""
+STRADDLE_FIELD = "_straddle"
+"""Our user-defined field: the hand's straddle (in ``blinds_or_straddles``) is a table's,
+so a raise is by at least the straddle (docs/rules.md O1)."""
 
 
 @dataclass
@@ -276,6 +280,10 @@ def from_hand(hand: Hand, players: Sequence[str] | None = None) -> HandHistory:
     # posting a big blind elsewhere does not move it, so say where it opens when it differs.
     if setup.big_blind_position is not None and setup.big_blind_position != _opener(setup.blinds):
         fields["_big_blind_player"] = setup.big_blind_position + 1
+    if setup.straddle:
+        # A table's straddle sets the size of a raise (docs/rules.md O1); PHH and pokerkit
+        # read a straddle in blinds_or_straddles as one whose raise is by the big blind.
+        fields[STRADDLE_FIELD] = setup.straddle
     if players is not None:
         fields["players"] = list(players)
     if hand.is_over:

@@ -21,7 +21,7 @@ from engine.errors import EngineError, HistoryError, UnsupportedHistoryError
 from engine.events import CardsMucked, CardsShown, Event, PotAwarded
 from engine.games import Game, Opener
 from engine.hand import Hand, HandSetup
-from engine.phh import HandHistory, Number, Status, split_action
+from engine.phh import STRADDLE_FIELD, HandHistory, Number, Status, split_action
 
 __all__ = ["Replay", "ReplayResult", "check", "replay"]
 
@@ -88,6 +88,7 @@ def _prepare(history: HandHistory) -> _Game:
     live = sorted(b for b in blinds if b)
     small_bet = _to_chips(history.small_bet, scale)
     min_bet = _to_chips(history.min_bet, scale) or (live[-1] if live else small_bet or 1)
+    straddle = _to_chips(history.fields.get(STRADDLE_FIELD, 0), scale)
     deal = _Dealing(game, n)
     actions = deal.read(parsed)
     order, known, face_up = deal.finish()
@@ -103,17 +104,25 @@ def _prepare(history: HandHistory) -> _Game:
         dead_blinds=tuple(dead),
         big_blind_ante=big_blind_ante,
         min_bet=min_bet,
-        big_blind_position=(
-            _player_index(f"p{history.fields['_big_blind_player']}", n, 0)
-            if "_big_blind_player" in history.fields
-            else None
-        ),
+        big_blind_position=_big_blind_position(history, blinds, straddle),
+        straddle=straddle,
         game=game,
         bring_in=_to_chips(history.bring_in, scale),
         small_bet=small_bet,
         big_bet=_to_chips(history.big_bet, scale),
     )
     return _Game(scale, setup, Deck(tuple(order)), actions, face_up, known, stand_ins)
+
+
+def _big_blind_position(history: HandHistory, blinds: list[int], straddle: int) -> int | None:
+    """Whose blind opens the betting, where the history says so: our ``_big_blind_player``,
+    or a table's straddle (the largest blind, the later on a tie, as PHH reads it)."""
+    n = len(blinds)
+    if "_big_blind_player" in history.fields:
+        return _player_index(f"p{history.fields['_big_blind_player']}", n, 0)
+    if straddle:
+        return max(range(n), key=lambda p: (blinds[p], p))
+    return None
 
 
 @dataclass

@@ -84,6 +84,10 @@ class TableConfig:
     rule_profile: RuleProfile = RuleProfile.TDA
     """How a short all-in raise plays: by the TDA's rules, or as the ACPC dealer plays it
     (:class:`RuleProfile`)."""
+    button_straddle: bool = False
+    """The button may straddle too, when the player under the gun does not (a
+    "Mississippi" straddle: the small blind then acts first preflop, the button last;
+    docs/rules.md O2). A player opts in with :meth:`engine.table.Table.set_straddle`."""
 
     def __post_init__(self) -> None:
         names = ("small_blind", "big_blind", "seats", "ante", "min_buy_in", "max_buy_in")
@@ -123,6 +127,11 @@ class TableConfig:
             raise InvalidConfigError(
                 f"{g.name} needs a {what}: 0 < small_bet <= big_bet, got "
                 f"{self.small_bet!r}/{self.big_bet!r}"
+            )
+        if self.button_straddle and not g.straddles:
+            raise InvalidConfigError(
+                f"{g.name} has no straddle: straddles are played in no-limit and pot-limit "
+                f"games with blinds"
             )
         if self.bring_in and not g.bring_in:
             raise InvalidConfigError(f"{g.name} has no bring-in; got {self.bring_in!r}")

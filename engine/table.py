@@ -49,6 +49,7 @@ class _Seat:
     owes_blinds: bool = False  # missed a big blind while sitting out
     will_post: bool = False  # pays its way in next hand instead of waiting
     new: bool = True  # not dealt in since sitting down: must post or wait (P1)
+    straddle: bool = False  # straddles when under the gun (or on the button, if allowed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,9 @@ class SeatView:
     has_cards: bool
     cards: tuple[Card, ...] | None
     up_cards: tuple[Card, ...] = ()
+    straddle: bool = False
+    """The player straddles when under the gun (or on the button, where the table allows
+    it): their standing choice, :meth:`Table.set_straddle`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +288,33 @@ class Table:
         player.will_post = must_pay and post
         return [PlayerSatIn(seat=seat, waiting_for_big_blind=waits)]
 
+    def set_straddle(self, seat: int, on: bool = True) -> None:
+        """Opt in to (or out of) straddling: from the next hand, whenever this player is
+        under the gun (or on the button, with ``TableConfig.button_straddle``) they post a
+        live straddle of twice the big blind, act last before the flop, and a raise must
+        be to at least twice the straddle (docs/rules.md O1, O2). The choice stands until
+        changed; a hand already dealt is not affected. Raises :class:`SeatingError` for an
+        empty seat and :class:`IllegalActionError` in a game without straddles.
+
+        >>> table = Table(TableConfig(small_blind=50, big_blind=100, seats=6))
+        >>> for seat in (0, 1, 2, 3):
+        ...     _ = table.sit_down(seat, 10_000)
+        >>> table.set_straddle(3)
+        >>> import random
+        >>> events = table.start_hand(Deck.shuffled(random.Random(1)))
+        >>> [(e.seat, e.kind, e.increment) for e in events if type(e).__name__ == "ForcedBetPosted"]
+        [(1, 'small_blind', 50), (2, 'big_blind', 100), (3, 'straddle', 200)]
+        >>> table.to_act, table.legal_actions(0).call, table.legal_actions(0).min_raise_to
+        (0, 200, 400)
+        """
+        player = self._player(seat)
+        if on and not self.config.game.straddles:
+            raise IllegalActionError(
+                f"{self.config.game.name} has no straddle: straddles are played in no-limit "
+                f"and pot-limit games with blinds"
+            )
+        player.straddle = bool(on)
+
     # -- hands -------------------------------------------------------------------------
 
     def start_hand(self, deck: Deck) -> list[Event]:
@@ -344,6 +375,11 @@ class Table:
                 blinds[i] = cfg.big_blind
                 if player.owes_blinds:
                     dead[i] = cfg.small_blind
+        opener, straddle = order.index(big), 0
+        straddler = self._straddler(order, opener, blinds, button)
+        if straddler >= 0:
+            opener, straddle = straddler, 2 * cfg.big_blind
+            blinds[straddler] = straddle
         setup = HandSetup(
             hand_number=self.hand_number + 1,
             seats=tuple(order),
@@ -357,14 +393,31 @@ class Table:
             big_blind_ante=cfg.ante_kind is AnteKind.BIG_BLIND,
             fold_when_check_is_free=cfg.fold_when_check_is_free,
             min_bet=cfg.big_blind,
-            big_blind_position=order.index(big),
+            big_blind_position=opener,
             game=cfg.game,
             small_bet=cfg.small_bet,
             big_bet=cfg.big_bet,
             uncapped_heads_up=cfg.uncapped_heads_up,
             acpc_rules=cfg.rule_profile is RuleProfile.ACPC,
+            straddle=straddle,
         )
         return setup, big, small_blind_seat, missed
+
+    def _straddler(self, order: list[int], big: int, blinds: list[int], button: int) -> int:
+        """The position that straddles this hand, or -1: the player under the gun if they
+        opted in, else the button where the table allows it (O1, O2). Three players at
+        least (heads-up there is nobody after the big blind but the small blind), and not
+        a player already posting to come in."""
+        n = len(order)
+        if n < 3 or not self.config.game.straddles:
+            return -1
+        candidates = [(big + 1) % n]
+        if self.config.button_straddle and button in order:
+            candidates.append(order.index(button))
+        for p in candidates:
+            if self._seats[order[p]].straddle and blinds[p] == 0:
+                return p
+        return -1
 
     def _setup_without_blinds(self, eligible: list[int]) -> tuple[HandSetup, int, None, list[int]]:
         """Stud and the research games: everyone ready is dealt in, paying the ante; the
@@ -527,6 +580,7 @@ class Table:
                     has_cards=in_hand and hand is not None and not hand.folded[p],
                     cards=hand.holes[p] if visible and hand is not None else None,
                     up_cards=up,
+                    straddle=player.straddle,
                 )
             )
         pots: tuple[int, ...] = ()

@@ -418,9 +418,11 @@ class _Renderer:
         forced = [e for e in self.events if isinstance(e, ForcedBetPosted)]
         self.forced_bets(forced, started.small_blind)
         self.deal_hands()
-        # Preflop the bet to match is the full big blind even if its poster is short.
+        # Preflop the bet to match is the full big blind (or straddle) even if its poster
+        # is short.
         bet_to_match = max(
             [b for b in self.setup.blinds if 0 < b <= started.big_blind]
+            + [self.setup.straddle]  # a table's straddle too (docs/rules.md O1)
             + [e.street_total for e in forced],
             default=0,
         )

@@ -1,0 +1,144 @@
+"""Table options (docs/rules.md, "Table options") in the stored hand and every export:
+PHH, PokerStars text and OHH; and ``pokerroom verify`` checks hands played with them, the
+seed's deck determining every card."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import pytest
+
+import engine
+from engine import Hand, Table, TableConfig, history
+from server.export import HandInfo, ohh, pokerstars
+from server.fairness import HandIdentity, Shuffle, verify_history
+from tests.helpers import play_out
+
+NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
+NOON = datetime(2024, 5, 6, 12, 0, 0, tzinfo=UTC)
+
+
+def info_for(hand: Hand, shuffle: Shuffle | None = None) -> HandInfo:
+    """The hand as the store keeps it: its PHH (with the shuffle's fields) and context."""
+    hh = history.from_hand(hand, players=[NAMES[s] for s in hand.seats])
+    if shuffle is not None:
+        hh.fields.update(shuffle.phh_fields())
+    button = hand.setup.button
+    assert button is not None
+    return HandInfo(
+        hand_id=hand.setup.hand_number,
+        table_name="options",
+        started_at=NOON,
+        players=tuple(NAMES[s] for s in hand.seats),
+        seats=tuple(s + 1 for s in hand.seats),
+        history=history.load(history.dump(hh)),
+        max_seats=6,
+        button=button + 1,
+        small_blind=hand.setup.small_blind,
+    )
+
+
+def session(
+    key: str, count: int, seed: int, *, setup: str = "straddle", **options: object
+) -> Iterator[tuple[Hand, Shuffle]]:
+    """``count`` hands of game ``key`` at a five-player table with the options on, each
+    dealt from its own seed; busted players are replaced."""
+    config = engine.TableConfig(
+        game=engine.game(key),
+        small_blind=50,
+        big_blind=100,
+        seats=6,
+        min_buy_in=100,
+        **options,  # type: ignore[arg-type]
+    )
+    table = Table(config)
+    rng = random.Random(seed)
+    for _ in range(count):
+        for chair in range(5):
+            if chair not in table.occupied():
+                table.sit_down(chair, rng.choice([250, 2_000, 10_000]), wait_for_big_blind=False)
+            if setup == "straddle":
+                table.set_straddle(chair)
+        shuffle = Shuffle(HandIdentity("options", table.hand_number + 1), rng.randbytes(32))
+        table.start_hand(shuffle.deck(config.game.deck))
+        play_out(table, rng)
+        assert table.hand is not None
+        yield table.hand, shuffle
+
+
+# -- straddles -------------------------------------------------------------------------
+
+
+def straddle_hands(key: str = "nlhe", count: int = 30) -> list[tuple[Hand, Shuffle]]:
+    hands = list(session(key, count, 7, button_straddle=True))
+    assert sum(h.setup.straddle > 0 for h, _ in hands) >= count // 3
+    return hands
+
+
+def test_pokerstars_text_posts_the_straddle_and_counts_raises_from_it() -> None:
+    seen = 0
+    for hand, _ in straddle_hands():
+        if not hand.setup.straddle:
+            continue
+        text = pokerstars.render(info_for(hand))
+        p = hand.setup.big_blind_position
+        assert p is not None
+        straddler = NAMES[hand.seats[p]]
+        posted = min(hand.setup.straddle, hand.setup.stacks[p])
+        assert f"{straddler}: posts straddle {posted}" in text, text
+        # The first preflop raise is counted from the straddle, as PokerStars counts
+        # raises from the bet faced.
+        first = re.search(r": raises (\d+) to (\d+)", text.split("*** FLOP ***")[0])
+        if first:
+            assert int(first[2]) - int(first[1]) == 200, text
+            seen += 1
+    assert seen >= 3
+
+
+def test_ohh_writes_the_straddle_as_its_straddle_action() -> None:
+    for hand, _ in straddle_hands(count=12):
+        document = ohh.render(info_for(hand))
+        ohh.validate(document)
+        actions = [a for r in document["ohh"]["rounds"] for a in r["actions"]]  # type: ignore[index]
+        straddles = [a for a in actions if a["action"] == "Straddle"]
+        assert len(straddles) == (1 if hand.setup.straddle else 0)
+
+
+@pytest.mark.parametrize("key", ["nlhe", "plo", "plo8"])
+def test_straddle_hands_verify_against_their_seed(key: str) -> None:
+    for hand, shuffle in straddle_hands(key, 12):
+        info = info_for(hand, shuffle)
+        result = verify_history(info.history)
+        assert result.ok, result.message
+        assert history.check(info.history).status == "match"
+
+
+def test_a_changed_straddle_field_no_longer_replays_the_hand() -> None:
+    """The straddle's size is part of the stored hand: without ``_straddle`` the same
+    actions are read with pokerkit's raise by the big blind, and a replay that differs
+    must say so or play the same raises (never silently another hand)."""
+    for hand, _ in straddle_hands(count=20):
+        if not hand.setup.straddle:
+            continue
+        info = info_for(hand)
+        assert info.history.fields[history.STRADDLE_FIELD] == 200
+        fields = dict(info.history.fields)
+        del fields[history.STRADDLE_FIELD]
+        bare = replace(info.history, fields=fields)
+        assert history.replay(bare).hand.setup.straddle == 0
+        break
+    else:
+        pytest.fail("no straddle")
+
+
+def test_the_table_config_option_and_seat_flag_are_in_the_views() -> None:
+    table = Table(TableConfig(small_blind=50, big_blind=100, seats=6, button_straddle=True))
+    table.sit_down(0, 10_000)
+    table.set_straddle(0)
+    view = table.view(None)
+    assert view.config.button_straddle
+    assert [s.straddle for s in view.seats] == [True]
