@@ -485,3 +485,22 @@ async def test_action_strings_are_written_as_slumbot_writes_them(api: Api) -> No
     assert (r["old_action"], r["action"], len(r["board"])) == ("", "b20000c///", 5)
     assert r["winnings"] in (-20_000, 0, 20_000) and len(r["bot_hole_cards"]) == 2
     assert r["session_num_hands"] == 2
+
+
+async def test_the_stored_seed_replays_the_baseline(api: Api) -> None:
+    """docs/bots.md: a stored hand's seed gives its deck, its bots' seeds and so its
+    baseline, recomputed here from the store alone."""
+    from server.fairness import HandIdentity, Shuffle
+    from server.slumbot.play import baseline_winnings
+
+    rng, token = random.Random(4), None
+    for _ in range(10):
+        r = await play_hand(api.client, token, rng, opponent="tight-aggressive")
+        token = r["token"]
+        info = await api.store.hand_info(r["hand_id"])
+        fields = info.history.fields
+        shuffle = Shuffle(HandIdentity(fields["table"], fields["hand"]),
+                          bytes.fromhex(fields["_seed"]))  # fmt: skip
+        assert shuffle.commitment == r["deck_commitment"]
+        again = baseline_winnings(shuffle, r["client_pos"], info.players[1 - r["client_pos"]])
+        assert again == r["baseline_winnings"]
