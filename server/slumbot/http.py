@@ -71,7 +71,7 @@ async def _body(request: web.Request) -> dict[str, Any]:
         return {}  # Slumbot's own new_hand takes an empty body: a new anonymous session
     try:
         body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # malformed, or nested past the parser's depth
         raise ApiError('body is not JSON: send a JSON object, such as {"token": ...}') from None
     if not isinstance(body, dict):
         raise ApiError(f"body must be a JSON object, got {type(body).__name__}")

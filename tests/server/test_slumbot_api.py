@@ -175,6 +175,10 @@ async def test_malformed_requests_get_clear_errors(api: Api) -> None:
     expected = [
         ("/api/act", b"{not json", 400, "body is not JSON"),
         ("/api/act", b"[1, 2]", 400, "body must be a JSON object"),
+        ("/api/act", b"[" * 4000, 400, "body is not JSON"),
+        ("/api/act", b"\xff\xfe{}", 400, "body is not JSON"),
+        ("/api/act", {"token": ["x"], "incr": "c"}, 400, "token must be a string"),
+        ("/api/new_hand", {"opponent": ["x"]}, 400, "unknown opponent ['x']"),
         ("/api/act", {"token": "nope", "incr": "c"}, 400, "unknown token"),
         ("/api/new_hand", {"token": "nope"}, 400, "unknown token"),
         ("/api/new_hand", {"opponent": "slumbot"}, 400, "unknown opponent 'slumbot': give one"),
