@@ -416,3 +416,15 @@ async def test_the_example_acpc_bot_plays_through_the_gateway(tmp_path: Path) ->
         assert result.reason == "hands" and result.hands == 10, err.getvalue()
         assert "un-requested" not in err.getvalue(), err.getvalue()
         assert len(await r.store.list_hands(player="example", limit=50)) == 10
+
+
+async def test_a_name_in_use_hangs_up_on_the_bot(tmp_path: Path) -> None:
+    async with room(tmp_path) as r:
+        table_id = await table(r, "Taken", ["calling-station"])
+        config = GatewayConfig(url=r.url, name="Taken-house-0", table=table_id)
+        task, port, _, _ = await start_gateway(config)
+        reader, writer = await raw_bot(port)
+        with pytest.raises(GatewayError, match="hello refused: name_taken"):
+            await asyncio.wait_for(task, 20)
+        assert await reader.read() == b""
+        writer.close()
