@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCKER = ROOT / "docker"
 SERVERS = ("server-1", "server-2")
 IMAGE_PORT = ServerSettings().port  # what the image serves on, and compose publishes
+API_PORT = ServerSettings().api_listen_port  # the Slumbot-style HTTP API beside it
 
 
 # -- reading the files ---------------------------------------------------------------------
@@ -167,11 +168,12 @@ def test_database_and_bus_come_from_the_variables_the_server_reads() -> None:
         assert urlsplit(bus).port == int(mosquitto_conf()["listener"][0].split()[0])
 
 
-def test_servers_publish_the_default_serve_port_each_on_its_own_host_port() -> None:
+def test_servers_publish_the_default_serve_and_api_ports_each_on_its_own_host_port() -> None:
     assert resolve(build_parser().parse_args(["serve"])).port == IMAGE_PORT
-    assert instruction("EXPOSE") == [str(IMAGE_PORT)]
+    assert resolve(build_parser().parse_args(["serve"])).api_listen_port == API_PORT
+    assert instruction("EXPOSE") == [f"{IMAGE_PORT} {API_PORT}"]
     published = [ports(name) for name in SERVERS]
-    assert [[container for _, container in p] for p in published] == [[IMAGE_PORT]] * 2
+    assert [[container for _, container in p] for p in published] == [[IMAGE_PORT, API_PORT]] * 2
     hosts = [host for p in published for host, _ in p]
     assert len(set(hosts)) == len(hosts)
 
@@ -182,7 +184,8 @@ def test_each_server_advertises_the_address_its_host_port_is_reached_at() -> Non
         assert (advertised.scheme, advertised.hostname, advertised.path) == (
             "ws", "localhost", "/ws",
         )  # fmt: skip
-        assert [str(advertised.port)] == [host for host, _ in ports(name)], name
+        websocket = [host for host, container in ports(name) if container == IMAGE_PORT]
+        assert [str(advertised.port)] == websocket, name
     assert ADVERTISE_ENV not in service("migrate")["environment"]
 
 
@@ -384,7 +387,7 @@ def test_the_image_cmd_serves_until_the_healthcheck_passes_then_stops_on_sigterm
     image_env: dict[str, str], tmp_path: Path
 ) -> None:
     port = free_port()
-    serve = local(on_port(image_cmd(), port))
+    serve = [*local(on_port(image_cmd(), port)), "--api-port", "0"]  # no second fixed port
     check = local(on_port(image_healthcheck()[1], port))
     assert not healthy(check, image_env, tmp_path)  # nothing listens yet: the check fails
     with subprocess.Popen(
