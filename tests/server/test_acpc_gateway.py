@@ -19,11 +19,21 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
-from engine import GAMES, TableConfig, stakes_for_blinds
+from engine import (
+    GAMES,
+    ActionMenu,
+    BetOrRaiseTo,
+    Card,
+    CheckOrCall,
+    TableConfig,
+    stakes_for_blinds,
+)
 from engine.acpc import GameDef, parse
 from server.acpc.client import VERSION_LINE, AcpcPlayer, parse_match_state
-from server.acpc.gamedefs import gamedef_text, table_gamedef
+from server.acpc.dealing import card_text
+from server.acpc.gamedefs import acpc_card, gamedef_text, table_gamedef
 from server.acpc.gateway import GatewayConfig, GatewayError, GatewayResult, run_gateway
+from server.acpc.seat import Answer, SeatTranslator, StrictRefusal
 from server.acpc.state import HandState
 from server.app import PokerServer, ServerSettings
 from server.bots import CallingStation
@@ -428,3 +438,114 @@ async def test_a_name_in_use_hangs_up_on_the_bot(tmp_path: Path) -> None:
             await asyncio.wait_for(task, 20)
         assert await reader.read() == b""
         writer.close()
+
+
+# -- the translation, event by event --------------------------------------------------------------
+
+
+def started(seats: list[int], stacks: list[int], big_blind_seat: int) -> dict[str, Any]:
+    return {"type": "hand_started", "seats": seats, "stacks": stacks,
+            "big_blind_seat": big_blind_seat}  # fmt: skip
+
+
+def posted(seat: int, kind: str, amount: int) -> dict[str, Any]:
+    return {"type": "forced_bet_posted", "seat": seat, "kind": kind, "increment": amount}
+
+
+def acted(seat: int, kind: str, street_total: int = 0) -> dict[str, Any]:
+    return {"type": "action_taken", "seat": seat, "kind": kind, "street_total": street_total}
+
+
+def dealt(seat: int, cards: list[str] | None) -> dict[str, Any]:
+    return {"type": "hole_cards_dealt", "seat": seat, "cards": cards}
+
+
+def board(cards: list[str]) -> dict[str, Any]:
+    return {"type": "board_dealt", "board": cards}
+
+
+def menu(seat: int, low: int, high: int, *, check: bool = False) -> ActionMenu:
+    return ActionMenu(seat=seat, can_fold=not check, can_check=check, call=0 if check else 200,
+                      call_is_all_in=False, can_raise=True, min_raise_to=low,
+                      max_raise_to=high, raise_is_all_in_only=False, is_bet=False)  # fmt: skip
+
+
+def follow(seat: SeatTranslator, events: list[dict[str, Any]], me: int = 1) -> list[str | None]:
+    return [seat.apply(e, me, io.StringIO()) for e in events]
+
+
+def test_a_hand_becomes_lines_after_every_action_and_at_its_end() -> None:
+    seat = SeatTranslator(HU, GAMES["nlhe"])
+    # Seat 0 is the button (small blind), seat 1 ours, the big blind: ACPC position 0.
+    lines = follow(seat, [
+        started([1, 0], [1000, 1000], 1), posted(0, "small_blind", 50),
+        posted(1, "big_blind", 100), dealt(1, ["As", "Kd"]), dealt(0, None),
+        acted(0, "raise", 300),
+    ])  # fmt: skip
+    assert [x for x in lines if x] == ["MATCHSTATE:0:0::AsKd|", "MATCHSTATE:0:0:r300:AsKd|"]
+    assert seat.bot_to_act()
+    # r<N> is over the whole hand; our act is the street total, within our menu.
+    assert seat.answer("r900", menu(1, 500, 1000), strict=False) == Answer(BetOrRaiseTo(1, 900))
+    clamped = seat.answer("r5000", menu(1, 500, 1000), strict=False)
+    assert clamped == Answer(
+        BetOrRaiseTo(1, 1000), "raise to 5000 is outside 500..1000: clamped to 1000"
+    )
+    with pytest.raises(StrictRefusal, match="cannot read action 'x'"):
+        seat.answer("x", menu(1, 500, 1000), strict=True)
+    lines = follow(seat, [
+        acted(1, "raise", 900), acted(0, "call", 900), board(["2c", "3d", "4h"]),
+        acted(1, "bet", 100),
+    ])  # fmt: skip
+    assert lines == [
+        "MATCHSTATE:0:0:r300r900:AsKd|", None,  # the round's cards come next
+        "MATCHSTATE:0:0:r300r900c/:AsKd|/2c3d4h", "MATCHSTATE:0:0:r300r900c/r1000:AsKd|/2c3d4h",
+    ]  # fmt: skip
+    assert not seat.bot_to_act()
+    end = {"type": "hand_ended", "board": ["2c", "3d", "4h"]}
+    assert follow(seat, [acted(0, "fold"), end]) == [
+        None,
+        "MATCHSTATE:0:0:r300r900c/r1000f:AsKd|/2c3d4h",
+    ]
+
+
+def test_a_fold_when_checking_is_free_is_a_check() -> None:
+    seat = SeatTranslator(HU, GAMES["nlhe"])
+    follow(seat, [
+        started([1, 0], [1000, 1000], 1), posted(0, "small_blind", 50),
+        posted(1, "big_blind", 100), dealt(1, ["As", "Kd"]), dealt(0, None), acted(0, "call"),
+    ])  # fmt: skip
+    answer = seat.answer("f", menu(1, 200, 1000, check=True), strict=False)
+    assert answer == Answer(CheckOrCall(1), "action 'f' is not allowed now: changed to call")
+
+
+def test_antes_are_left_out_of_the_amounts() -> None:
+    seat = SeatTranslator(HU, GAMES["nlhe"])
+    lines = follow(seat, [
+        started([1, 0], [1000, 1000], 1), posted(1, "ante", 10), posted(0, "ante", 10),
+        posted(0, "small_blind", 50), posted(1, "big_blind", 100), dealt(1, ["As", "Kd"]),
+        dealt(0, None), acted(0, "raise", 990),
+    ])  # fmt: skip
+    # The button is all in for what it had left after its ante: game.c's rules agree.
+    assert lines[-1] == "MATCHSTATE:0:0:r990:AsKd|"
+    assert seat.bot_to_act()
+
+
+def test_a_hand_of_another_size_is_not_sent_unless_asked() -> None:
+    three = table_gamedef(TableConfig(small_blind=50, big_blind=100, seats=3), 3, 1000)
+    hand = [
+        started([1, 0], [1000, 1000], 1), posted(0, "small_blind", 50),
+        posted(1, "big_blind", 100), dealt(1, ["As", "Kd"]), dealt(0, None),
+    ]  # fmt: skip
+    seat = SeatTranslator(three, GAMES["nlhe"])
+    assert follow(seat, hand) == [None] * 5 and (seat.hands, seat.skipped) == (1, 1)
+    anyway = SeatTranslator(three, GAMES["nlhe"], any_players=True)
+    assert follow(anyway, hand)[-2] == "MATCHSTATE:0:0::AsKd|"
+
+
+def test_kuhn_cards_are_the_acpc_dealers() -> None:
+    kuhn = GAMES["kuhn"].deck
+    assert [card_text(acpc_card(Card.parse(c), kuhn)) for c in ("Js", "Qs", "Ks")] == [
+        "Qs",
+        "Ks",
+        "As",
+    ]
