@@ -109,7 +109,7 @@ def _table_gamedef(config: GatewayConfig, tables: list[dict[str, Any]]) -> tuple
     buy_in = high if config.buy_in is None else config.buy_in
     if not low <= buy_in <= high:
         raise GatewayError(
-            f"a buy-in of {buy_in} is outside table {config.table!r}'s {low}..{high}"
+            f"a buy-in of {buy_in} is outside table {config.table!r}'s range, {low}..{high}"
         )
     table = config_from_summary(summary)
     return table_gamedef(table, max(2, players + 1), buy_in), table.game
