@@ -92,6 +92,8 @@ class Players:
         }
 
     async def create_account(self, session: Session, name: str) -> dict[str, Any]:
+        if self.guests.get(name) == "":  # a house bot's (reserve)
+            raise TableError("refused", f"the name {name!r} is taken")
         self.count_account(session.address)
         player_id, token = await self.store.create_account(name)
         return {"type": "account", "name": name, "token": token, "player_id": player_id}

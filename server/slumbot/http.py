@@ -161,8 +161,6 @@ class SlumbotApi:
     async def running(self, writer: HandWriter, host: str, port: int) -> AsyncIterator[int]:
         """Serve on ``host:port`` (0: a free port) until the block ends; yields the port.
         :class:`OSError` if it cannot listen there."""
-        # The house bots' names are stored players from the start: no account takes one.
-        await self.store.ensure_players(STRATEGIES)
         recorder = Recorder(self.store, writer)
         limits = self.limits
         self.sessions = sessions = Sessions(
