@@ -73,6 +73,11 @@ class HandStarted:
     big_blind: int
     ante: int
     big_blind_seat: int
+    bomb_pot: bool = False
+    """Everyone dealt in antes the bomb (``ante``) and there is no betting before the flop
+    (docs/rules.md O3)."""
+    boards: int = 1
+    """Boards dealt: 2 in a double-board bomb pot (O4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,11 +148,14 @@ class ActionTaken:
 @dataclass(frozen=True, slots=True)
 class BoardDealt:
     """Community cards: ``cards`` are new this street, ``board`` is all of them so far
-    (in stud, the common card dealt when the deck cannot give everyone a seventh card)."""
+    (in stud, the common card dealt when the deck cannot give everyone a seventh card).
+    With two boards each street deals the first board's cards, then the second's."""
 
     street: IntEnum
     cards: tuple[Card, ...]
     board: tuple[Card, ...]
+    board_index: int = 0
+    """Which board, from 0, where a hand has more than one (docs/rules.md O4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +203,9 @@ class PotAwarded:
     rank: int
     description: str
     half: str | None = None
+    board_index: int = 0
+    """With two boards each pot is split between them, the odd chip to the first
+    (docs/rules.md O4): which board's share this is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +215,8 @@ class HandEnded:
     hand_number: int
     stacks: tuple[tuple[int, int], ...]
     board: tuple[Card, ...]
+    boards: tuple[tuple[Card, ...], ...] = ()
+    """Every board, where the hand had more than one (``board`` is the first)."""
 
 
 @dataclass(frozen=True, slots=True)

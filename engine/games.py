@@ -240,6 +240,20 @@ class Game:
         or pot-limit (docs/rules.md O1)."""
         return self.blinds and self.betting is not Betting.FIXED_LIMIT
 
+    @property
+    def bomb_pots(self) -> bool:
+        """Whether a table of this game offers bomb pots (docs/rules.md O3): a game with
+        blinds whose board comes after the first betting round, without draws or up
+        cards (hold'em, Omaha, short deck)."""
+        first, rest = self.streets[0], self.streets[1:]
+        return (
+            self.blinds
+            and not self.draws
+            and not self.up_cards
+            and first.board == 0
+            and any(s.board for s in rest)
+        )
+
     def street(self, index: int) -> IntEnum:
         """The street enum member at ``index``."""
         return self.street_enum(index)

@@ -114,6 +114,11 @@ class HandSetup:
     straddle of this many chips. Callers owe all of it even when its poster is short, and
     a raise is by at least this much (to twice the straddle). 0: no straddle, or a
     straddle as PHH and pokerkit read one (the raise is by the big blind)."""
+    bomb_pot: bool = False
+    """A bomb pot (docs/rules.md O3): the antes are the bomb, nobody posts a blind, and
+    the first betting round is skipped: the flop comes at once."""
+    boards: int = 1
+    """Boards dealt (2: a double board, O4); each pot is split between them."""
 
     def __post_init__(self) -> None:
         n = len(self.seats)
@@ -164,6 +169,29 @@ class HandSetup:
             object.__setattr__(self, "button", self.seats[-1])
         if self.straddle:
             self._check_straddle()
+        if self.bomb_pot or self.boards != 1:
+            self._check_bomb_pot()
+
+    def _check_bomb_pot(self) -> None:
+        game, n = self.game, len(self.seats)
+        if self.bomb_pot and not game.bomb_pots:
+            raise InvalidConfigError(
+                f"{game.name} has no bomb pot: bomb pots are played in games with blinds "
+                f"and a board after the first betting round"
+            )
+        if self.bomb_pot and (any(self.blinds) or any(self.dead_blinds) or self.straddle):
+            raise InvalidConfigError("nobody posts a blind or a straddle in a bomb pot")
+        if self.boards not in (1, 2):
+            raise InvalidConfigError(f"a hand has 1 or 2 boards, got {self.boards!r}")
+        if self.boards == 2:
+            if not game.bomb_pots:
+                raise InvalidConfigError(f"{game.name} has no board to deal twice")
+            needed = n * game.hole_cards + 2 * game.board_cards
+            if needed > len(game.deck.cards):
+                raise InvalidConfigError(
+                    f"two boards and {n} hands of {game.name} need {needed} cards; "
+                    f"the deck has {len(game.deck.cards)}"
+                )
 
     def _check_straddle(self) -> None:
         game = self.game
@@ -233,6 +261,7 @@ class Hand:
         "all_in",
         "bets",
         "board",
+        "boards",
         "bring_in_due",
         "capped",
         "current_bet",
@@ -296,6 +325,10 @@ class Hand:
         # Which hole cards lie face up, by position (stud; open dice); None: none ever do.
         self.up: list[tuple[bool, ...]] | None = [()] * n if game.up_cards else None
         self.board: list[Card] = []
+        # Every board where there are more than one (O4), the first being ``board``.
+        self.boards: list[list[Card]] | None = None
+        if setup.boards > 1:
+            self.boards = [self.board, *([] for _ in range(setup.boards - 1))]
         self.street_index = 0
         self.street: IntEnum = game.streets_played[0]  # a member of the game's street enum
         self.drawing = False  # the street's draw is under way: only Draw is legal
@@ -476,6 +509,8 @@ class Hand:
                 big_blind=s.big_blind,
                 ante=max(s.antes),
                 big_blind_seat=s.seats[opener],
+                bomb_pot=s.bomb_pot,
+                boards=s.boards,
             )
         ]
         if not s.big_blind_ante and any(s.antes):
@@ -515,7 +550,9 @@ class Hand:
         self.current_bet = max(owed, *self.bets)
         self.full_level = self.current_bet  # the big blind is the first street's bet
         self._deal_cards(events)
-        if self.game.bring_in:
+        if s.bomb_pot:
+            self._continue(events, -1)  # no betting before the flop (O3)
+        elif self.game.bring_in:
             self._continue(events, self._open_on_cards())
         else:
             self._continue(events, self._next_to_act(opener))
@@ -852,6 +889,12 @@ class Hand:
         return self._cards[start : start + count]
 
     def _deal_board(self, events: list[Event], count: int) -> None:
+        if self.boards is not None:
+            for i, board in enumerate(self.boards):  # the first board's cards, then the next
+                cards = self._take(count)
+                board.extend(cards)
+                events.append(BoardDealt(self.street, cards, tuple(board), i))
+            return
         new = self._take(count)
         self.board += new
         events.append(BoardDealt(street=self.street, cards=new, board=tuple(self.board)))
@@ -985,5 +1028,6 @@ class Hand:
                 hand_number=self.setup.hand_number,
                 stacks=tuple(zip(self.seats, self.stacks, strict=True)),
                 board=tuple(self.board),
+                boards=tuple(map(tuple, self.boards)) if self.boards is not None else (),
             )
         )

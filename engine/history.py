@@ -20,6 +20,8 @@ engine and comparing it with the recorded result).
 from __future__ import annotations
 
 from engine.phh import (
+    BOARDS_FIELD,
+    BOMB_POT_FIELD,
     GAME_FIELD,
     STRADDLE_FIELD,
     HandHistory,
@@ -35,6 +37,8 @@ from engine.phh import (
 from engine.replay import Replay, ReplayResult, check, replay
 
 __all__ = [
+    "BOARDS_FIELD",
+    "BOMB_POT_FIELD",
     "GAME_FIELD",
     "STRADDLE_FIELD",
     "HandHistory",

@@ -57,6 +57,8 @@ if TYPE_CHECKING:
     from engine.hand import Hand
 
 __all__ = [
+    "BOARDS_FIELD",
+    "BOMB_POT_FIELD",
     "GAME_FIELD",
     "STRADDLE_FIELD",
     "HandHistory",
@@ -89,6 +91,12 @@ _KNOWN = (
 )
 GAME_FIELD = "_game"
 """Our user-defined field naming the game where PHH has no variant code for it."""
+BOMB_POT_FIELD = "_bomb_pot"
+"""Our user-defined field: the hand is a bomb pot, the antes its bomb, with no betting
+before the flop (docs/rules.md O3). PHH has no word for one."""
+BOARDS_FIELD = "_boards"
+"""Our user-defined field: the number of boards (2: a double board, O4); each street
+deals a ``d db`` line per board, the first board's first."""
 STRADDLE_FIELD = "_straddle"
 """Our user-defined field: the hand's straddle (in ``blinds_or_straddles``) is a table's,
 so a raise is by at least the straddle (docs/rules.md O1)."""
@@ -284,6 +292,10 @@ def from_hand(hand: Hand, players: Sequence[str] | None = None) -> HandHistory:
         # A table's straddle sets the size of a raise (docs/rules.md O1); PHH and pokerkit
         # read a straddle in blinds_or_straddles as one whose raise is by the big blind.
         fields[STRADDLE_FIELD] = setup.straddle
+    if setup.bomb_pot:
+        fields[BOMB_POT_FIELD] = True  # no betting before the flop (docs/rules.md O3)
+    if setup.boards > 1:
+        fields[BOARDS_FIELD] = setup.boards  # each street's "d db" lines, board by board
     if players is not None:
         fields["players"] = list(players)
     if hand.is_over:

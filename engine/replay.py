@@ -21,7 +21,15 @@ from engine.errors import EngineError, HistoryError, UnsupportedHistoryError
 from engine.events import CardsMucked, CardsShown, Event, PotAwarded
 from engine.games import Game, Opener
 from engine.hand import Hand, HandSetup
-from engine.phh import STRADDLE_FIELD, HandHistory, Number, Status, split_action
+from engine.phh import (
+    BOARDS_FIELD,
+    BOMB_POT_FIELD,
+    STRADDLE_FIELD,
+    HandHistory,
+    Number,
+    Status,
+    split_action,
+)
 
 __all__ = ["Replay", "ReplayResult", "check", "replay"]
 
@@ -106,12 +114,20 @@ def _prepare(history: HandHistory) -> _Game:
         min_bet=min_bet,
         big_blind_position=_big_blind_position(history, blinds, straddle),
         straddle=straddle,
+        bomb_pot=history.fields.get(BOMB_POT_FIELD) is True,
+        boards=_boards(history.fields.get(BOARDS_FIELD, 1)),
         game=game,
         bring_in=_to_chips(history.bring_in, scale),
         small_bet=small_bet,
         big_bet=_to_chips(history.big_bet, scale),
     )
     return _Game(scale, setup, Deck(tuple(order)), actions, face_up, known, stand_ins)
+
+
+def _boards(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise HistoryError(f"{BOARDS_FIELD} must be an int, got {value!r}")
+    return value
 
 
 def _big_blind_position(history: HandHistory, blinds: list[int], straddle: int) -> int | None:
@@ -478,7 +494,7 @@ def replay(
                 if len(parts) != 2:
                     raise HistoryError(f"action {line}: 'd db' needs the cards it deals")
                 board_seen += len(parts[1]) // 2
-                if len(hand.board) < board_seen:
+                if _board_cards(hand) < board_seen:
                     raise HistoryError(f"action {line}: board dealt while betting is open")
             continue
         action = _to_action(actor, rest, line, hand, game.scale)
@@ -501,6 +517,11 @@ def replay(
         raise HistoryError("the actions end before the hand does")
     notes = _unknown_at_showdown(hand, events) + notes
     return Replay(hand, events, game.scale, repairs, game.face_up, game.known, notes)
+
+
+def _board_cards(hand: Hand) -> int:
+    """The board cards dealt so far, on every board (docs/rules.md O4)."""
+    return len(hand.board) if hand.boards is None else sum(map(len, hand.boards))
 
 
 def _short_of_the_limit(hand: Hand, action: Action, notes: list[str], text: str) -> Action:

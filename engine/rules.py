@@ -88,6 +88,16 @@ class TableConfig:
     """The button may straddle too, when the player under the gun does not (a
     "Mississippi" straddle: the small blind then acts first preflop, the button last;
     docs/rules.md O2). A player opts in with :meth:`engine.table.Table.set_straddle`."""
+    bomb_pot: int = 0
+    """The bomb pot's ante (docs/rules.md O3): in a bomb pot everyone dealt in antes this
+    much, nobody posts a blind, and the flop comes at once. 0: the table has no bomb
+    pots. One is dealt every ``bomb_pot_every`` hands, or when
+    :meth:`engine.table.Table.call_bomb_pot` asks for the next."""
+    bomb_pot_every: int = 0
+    """Deal a bomb pot every this many hands (hands 10, 20, ... for 10); 0: only when
+    asked for."""
+    bomb_pot_boards: int = 1
+    """Boards in a bomb pot: 1, or 2 for a double-board bomb pot (O4)."""
 
     def __post_init__(self) -> None:
         names = ("small_blind", "big_blind", "seats", "ante", "min_buy_in", "max_buy_in")
@@ -133,6 +143,7 @@ class TableConfig:
                 f"{g.name} has no straddle: straddles are played in no-limit and pot-limit "
                 f"games with blinds"
             )
+        self._check_bomb_pot()
         if self.bring_in and not g.bring_in:
             raise InvalidConfigError(f"{g.name} has no bring-in; got {self.bring_in!r}")
         if self.bring_in > self.small_bet:
@@ -148,6 +159,23 @@ class TableConfig:
                 f"buy-ins must satisfy 0 < min_buy_in <= max_buy_in, "
                 f"got {self.min_buy_in!r}..{self.max_buy_in!r}"
             )
+
+    def _check_bomb_pot(self) -> None:
+        for name in ("bomb_pot", "bomb_pot_every"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise InvalidConfigError(f"{name} must be a non-negative int, got {value!r}")
+        if self.bomb_pot_boards not in (1, 2):
+            raise InvalidConfigError(
+                f"a bomb pot has 1 or 2 boards, got bomb_pot_boards={self.bomb_pot_boards!r}"
+            )
+        if self.bomb_pot and not self.game.bomb_pots:
+            raise InvalidConfigError(
+                f"{self.game.name} has no bomb pot: bomb pots are played in games with blinds "
+                f"and a board after the first betting round"
+            )
+        if self.bomb_pot_every and not self.bomb_pot:
+            raise InvalidConfigError("bomb_pot_every needs a bomb_pot amount")
 
     @property
     def unit(self) -> int:

@@ -23,7 +23,7 @@ _HIGH = (HIGH,)
 if TYPE_CHECKING:
     from engine.hand import Hand
 
-__all__ = ["settle", "table", "values"]
+__all__ = ["on_boards", "settle", "table", "values"]
 
 
 def values(hand: Hand, p: int) -> tuple[int, ...]:
@@ -46,6 +46,16 @@ def _values(hand: Hand, p: int) -> tuple[int, ...]:
     return tuple(r.rank(codes, board_codes) for r in hand.game.hands)
 
 
+def on_boards(hand: Hand, p: int) -> tuple[int, ...]:
+    """Position ``p``'s hand under each ranking on each board, board by board: with two
+    boards (docs/rules.md O4) a hand is ranked on each."""
+    assert hand.boards is not None
+    codes = [c.code for c in hand.holes[p]]
+    return tuple(
+        r.rank(codes, [c.code for c in board]) for board in hand.boards for r in hand.game.hands
+    )
+
+
 def table(hand: Hand, events: list[Event], live: Sequence[int], first: int) -> None:
     """Show hands in order from ``first``. With anyone all in every hand is shown (TDA
     Rule 16); otherwise a hand that cannot at least tie the best shown so far, high or
@@ -57,19 +67,22 @@ def table(hand: Hand, events: list[Event], live: Sequence[int], first: int) -> N
     unknown = hand.unknown
     if any(hand.all_in[p] for p in live):
         shown = [p for p in order if p not in unknown]
-    elif not hand.game.split:
+    elif not hand.game.split and hand.boards is None:
         top, shown = 0, []
         for p in order:
             if p not in unknown and (value := values(hand, p)[0]) >= top:
                 top = value
                 shown.append(p)
     else:
-        best = [0, 0]
+        best: list[int] = []
         shown = []
         for p in order:
             if p in unknown:
                 continue
-            mine = values(hand, p)
+            # With two boards a hand shows if it is at least as good as the best shown so
+            # far on either board, high or low.
+            mine = values(hand, p) if hand.boards is None else on_boards(hand, p)
+            best = best or [0] * len(mine)
             if any(v and v >= b for v, b in zip(mine, best, strict=True)):
                 best = [max(v, b) for v, b in zip(mine, best, strict=True)]
                 shown.append(p)
@@ -86,15 +99,35 @@ def settle(hand: Hand, events: list[Event], live: Sequence[int]) -> None:
     hand."""
     if not hand.tabled:
         table(hand, events, live, hand.first_to_show(live))
+    if hand.boards is not None:
+        _settle_boards(hand, events)
+        return
     ranked = {p: values(hand, p) for p in hand.shown}
     for index, pot in enumerate(hand.pots()):
         _award(hand, events, index, pot, ranked)
     hand.end(events)
 
 
-def _award(hand: Hand, events: list[Event], index: int, pot: Pot, ranked: Ranked) -> None:
+def _settle_boards(hand: Hand, events: list[Event]) -> None:
+    """Two boards (docs/rules.md O4): each pot is split between the boards, the odd chip
+    to the first, and each board's share goes to the best hand on that board (high and
+    low apart in a split game)."""
+    assert hand.boards is not None
+    k, width = len(hand.boards), len(hand.game.hands)
+    everything = {p: on_boards(hand, p) for p in hand.shown}
+    ranked = [{p: v[i * width : (i + 1) * width] for p, v in everything.items()} for i in range(k)]
+    for index, pot in enumerate(hand.pots()):
+        for i, part in split(pot.amount, range(k)):
+            if part:
+                _award(hand, events, index, Pot(part, pot.eligible), ranked[i], board=i)
+    hand.end(events)
+
+
+def _award(
+    hand: Hand, events: list[Event], index: int, pot: Pot, ranked: Ranked, *, board: int = 0
+) -> None:
     # pot.eligible runs from the first seat left of the button, as odd chips do.
-    award = _Award(hand, events, index, pot)
+    award = _Award(hand, events, index, pot, board)
     contenders = [p for p in pot.eligible if p in ranked]
     if not contenders:  # only hands whose cards are unknown contest it: a tie
         award.pay(list(pot.eligible), pot.amount, 0, None, 0)
@@ -115,8 +148,11 @@ Ranked = dict[int, tuple[int, ...]]
 class _Award:
     """One pot's awards: its events and its winners' stacks."""
 
-    def __init__(self, hand: Hand, events: list[Event], index: int, pot: Pot) -> None:
+    def __init__(
+        self, hand: Hand, events: list[Event], index: int, pot: Pot, board: int = 0
+    ) -> None:
         self.hand, self.events, self.index, self.pot = hand, events, index, pot
+        self.board = board
 
     def best(
         self, contenders: list[int], ranked: Ranked, which: int, amount: int, half: str | None
@@ -144,6 +180,7 @@ class _Award:
                 rank=top,
                 description=description,
                 half=half,
+                board_index=self.board,
             )
         )
 

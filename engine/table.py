@@ -96,6 +96,8 @@ class TableView:
     to_act: int | None
     seats: tuple[SeatView, ...]
     legal: ActionMenu | None
+    boards: tuple[tuple[Card, ...], ...] = ()
+    """Every board, where the hand has more than one (``board`` is the first: O4)."""
 
 
 class Table:
@@ -110,6 +112,7 @@ class Table:
         self._last_big_blind: int | None = None
         self._last_small_blind: int | None = None
         self._dealt: dict[int, _Seat] = {}  # who was dealt into the current (or last) hand
+        self._bomb_pot_called: int = 0  # boards of the bomb pot asked for next hand (0: none)
 
     # -- seating -----------------------------------------------------------------------
 
@@ -315,6 +318,47 @@ class Table:
             )
         player.straddle = bool(on)
 
+    def call_bomb_pot(self, boards: int | None = None) -> None:
+        """Make the next hand a bomb pot (docs/rules.md O3), e.g. after the players voted
+        for one: everyone dealt in antes ``TableConfig.bomb_pot``, nobody posts a blind,
+        and the flop comes at once. ``boards`` is 1 or 2 (a double-board bomb pot, O4);
+        by default the table's ``bomb_pot_boards``. Between hands only; raises
+        :class:`IllegalActionError` when the table has no bomb pot amount.
+
+        >>> import random
+        >>> table = Table(TableConfig(small_blind=50, big_blind=100, bomb_pot=200))
+        >>> for seat in (0, 1, 2):
+        ...     _ = table.sit_down(seat, 10_000)
+        >>> table.call_bomb_pot(boards=2)
+        >>> events = table.start_hand(Deck.shuffled(random.Random(1)))
+        >>> started = events[0]
+        >>> started.bomb_pot, started.boards, str(table.hand.street), len(table.view(0).boards)
+        (True, 2, 'flop', 2)
+        """
+        if self.hand_in_progress:
+            raise IllegalActionError("a bomb pot is called between hands, not during one")
+        if not self.config.bomb_pot:
+            raise IllegalActionError("this table has no bomb pot: its config sets no bomb_pot")
+        boards = self.config.bomb_pot_boards if boards is None else boards
+        if boards not in (1, 2):
+            raise IllegalActionError(f"a bomb pot has 1 or 2 boards, got {boards!r}")
+        self._bomb_pot_called = boards
+
+    def _bomb_pot_boards(self, players: int) -> int:
+        """The boards of the next hand if it is a bomb pot, else 0. Two boards only where
+        the deck holds them (else one: O4)."""
+        cfg = self.config
+        boards = self._bomb_pot_called
+        every = cfg.bomb_pot_every
+        if not boards and every and (self.hand_number + 1) % every == 0:
+            boards = cfg.bomb_pot_boards
+        if not boards or not cfg.bomb_pot or not cfg.game.bomb_pots:
+            return 0
+        g = cfg.game
+        if boards == 2 and players * g.hole_cards + 2 * g.board_cards > len(g.deck.cards):
+            return 1
+        return boards
+
     # -- hands -------------------------------------------------------------------------
 
     def start_hand(self, deck: Deck) -> list[Event]:
@@ -342,6 +386,8 @@ class Table:
                 False
             )
         self._dealt = {seat: self._seats[seat] for seat in setup.seats}
+        if setup.bomb_pot:
+            self._bomb_pot_called = 0
         if hand.is_over:
             events += self._finish()
         return events
@@ -375,9 +421,12 @@ class Table:
                 blinds[i] = cfg.big_blind
                 if player.owes_blinds:
                     dead[i] = cfg.small_blind
-        opener, straddle = order.index(big), 0
-        straddler = self._straddler(order, opener, blinds, button)
-        if straddler >= 0:
+        opener: int | None = order.index(big)
+        straddle = 0
+        boards = self._bomb_pot_boards(n)
+        if boards:  # a bomb pot: the bomb is everyone's ante, nobody posts a blind (O3)
+            blinds, dead, antes, opener = [0] * n, [0] * n, [cfg.bomb_pot] * n, None
+        elif (straddler := self._straddler(order, order.index(big), blinds, button)) >= 0:
             opener, straddle = straddler, 2 * cfg.big_blind
             blinds[straddler] = straddle
         setup = HandSetup(
@@ -390,7 +439,7 @@ class Table:
             antes=tuple(antes),
             dead_blinds=tuple(dead),
             button=button,
-            big_blind_ante=cfg.ante_kind is AnteKind.BIG_BLIND,
+            big_blind_ante=cfg.ante_kind is AnteKind.BIG_BLIND and not boards,
             fold_when_check_is_free=cfg.fold_when_check_is_free,
             min_bet=cfg.big_blind,
             big_blind_position=opener,
@@ -400,6 +449,8 @@ class Table:
             uncapped_heads_up=cfg.uncapped_heads_up,
             acpc_rules=cfg.rule_profile is RuleProfile.ACPC,
             straddle=straddle,
+            bomb_pot=boards > 0,
+            boards=max(boards, 1),
         )
         return setup, big, small_blind_seat, missed
 
@@ -598,6 +649,7 @@ class Table:
             to_act=self.to_act,
             seats=tuple(views),
             legal=self.legal_actions(seat) if seat is not None else None,
+            boards=tuple(map(tuple, hand.boards)) if hand is not None and hand.boards else (),
         )
 
     def public_view(self) -> TableView:

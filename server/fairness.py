@@ -318,9 +318,11 @@ def verify_history(hh: HandHistory) -> VerifyResult:
 
     In no-limit hold'em the deck deals one hole card to each of p1..pN, then a second,
     then the board, so pK's hole cards are ``deck[K-1]`` and ``deck[N+K-1]`` and board
-    card B (from 1) is ``deck[2N+B-1]``. Every other game is checked by dealing the
-    seed's deck (of the game's cards) to the same actions through the engine: each card
-    dealt, drawn or shown must be the one the history records (:func:`_replayed`).
+    card B (from 1) is ``deck[2N+B-1]``. Every other game, and a hand of two boards (the
+    second board's cards follow the first's street by street, docs/rules.md O4), is
+    checked by dealing the seed's deck (of the game's cards) to the same actions through
+    the engine: each card dealt, drawn or shown must be the one the history records
+    (:func:`_replayed`).
     Raises :class:`UnverifiableError` if the hand cannot be checked.
     """
     try:
@@ -348,7 +350,8 @@ def verify_history(hh: HandHistory) -> VerifyResult:
             expected=computed,
             found=recorded,
         )
-    if hh.variant != "NT":  # other games: deal the seed's deck to the same actions
+    if hh.variant != "NT" or history.BOARDS_FIELD in hh.fields:
+        # Other games, and a hand of two boards: deal the seed's deck to the same actions.
         return _replayed(hh, identity, computed, deck_from_seed(seed, identity, game.deck))
     check = _DeckCheck(identity, computed, deck_from_seed(seed, identity).cards, n)
     for line, action in enumerate(hh.actions, start=1):

@@ -50,6 +50,13 @@ How we fill it in:
   Post Extra Blind (any other live blind). A stored PHH history has no dead blinds, so a
   dead small blind posted to come back reaches us, and is written, as an ante.
 - ``action_number`` counts from 1 in each round, as in the specification's example hand.
+- Table options (docs/rules.md, "Table options"): a straddle is a ``Straddle``; a bomb
+  pot's bombs are ``Post Ante``, with no preflop action, and the flag ``Bomb_Pot``; a
+  hand with two boards has the flag ``Run_It_Twice`` (the flags page: "two [or more] sets
+  of board cards are used in the play of the same hand") and each street's second board
+  in a round of its own, after the first board's round, which holds the street's
+  actions; each pot is one pot object, ``win_amount`` what a player won of it on both
+  boards.
 
 Games: the specification's ``game_type`` names six (its game_type page: Holdem, Omaha,
 OmahaHiLo, Stud, StudHiLo, Draw), but its rounds have only hold'em's streets (Preflop,
@@ -238,8 +245,16 @@ def _header(
         "big_blind_amount": money(start.big_blind),
         "ante_amount": money(start.ante),
         "hero_player_id": hero,
-        "flags": [],
+        "flags": _flags(start),
     }
+
+
+def _flags(start: HandStarted) -> list[str]:
+    """The specification's flags page: ``Bomb_Pot`` ("a hand with extra money in the pot
+    and which goes directly to the flop with no preflop action") and ``Run_It_Twice``
+    ("two [or more] sets of board cards are used in the play of the same hand")."""
+    flags = ["Bomb_Pot"] if start.bomb_pot else []
+    return flags + (["Run_It_Twice"] if start.boards > 1 else [])
 
 
 def _rounds(
@@ -252,11 +267,15 @@ def _rounds(
         for p, hole in enumerate(result.hand.holes)
     ]
     rounds = [_Round("Preflop", [])]
+    current = rounds[0]  # the round the street's actions go in: the first board's
     showdown = _Round("Showdown", [])
     pots: list[dict[str, object]] = []
     for event in result.events:
         if isinstance(event, BoardDealt):
+            # A second board's cards are a round of the same street after the first's
+            # (flag Run_It_Twice); the street's actions stay with the first board's round.
             rounds.append(_Round(_STREETS[event.street], [str(c) for c in event.cards]))
+            current = rounds[-1] if event.board_index == 0 else current
         elif isinstance(event, PotAwarded):
             _add_pot(pots, event, money)
         elif isinstance(event, CardsShown):
@@ -265,8 +284,8 @@ def _rounds(
             )
         elif isinstance(event, CardsMucked):
             showdown.actions.append(_action(event.seat, "Mucks Cards", money(0)))
-        elif (action := _street_action(event, rounds[-1], hero, known, money)) is not None:
-            rounds[-1].actions.append(action)
+        elif (action := _street_action(event, current, hero, known, money)) is not None:
+            current.actions.append(action)
     if showdown.actions:
         rounds.append(showdown)
     return rounds, pots

@@ -310,6 +310,31 @@ def _name_hand(g: Game, hole: Sequence[Card], board: Sequence[Card]) -> _Named |
 
 # -- the renderer ----------------------------------------------------------------------
 
+_ORDINALS = ("FIRST", "SECOND")
+"""PokerStars' words for the boards of a hand run twice: ``*** FIRST FLOP ***``, ``***
+SECOND SHOW DOWN ***``, ``FIRST Board [...]``."""
+
+
+def _street_line(event: BoardDealt, boards: int) -> str:
+    before = event.board[: len(event.board) - len(event.cards)]
+    label = _STREET_NAMES[event.street].upper()
+    if boards > 1:
+        label = f"{_ORDINALS[event.board_index]} {label}"
+    if not before:
+        return f"*** {label} *** {_cards(event.cards)}"
+    return f"*** {label} *** {_cards(before)} {_cards(event.cards)}"
+
+
+def _board_outcome(renderer: _Renderer, p: int, board: int, awards: list[PotAwarded]) -> str:
+    """What a hand shown did on one of two boards, as a summary says it: "won (50) with
+    a pair of Aces" or "lost with high card King"."""
+    named = renderer.named(p, renderer.boards[board])
+    name = named.text if named is not None else ""
+    won = sum(
+        share for a in awards if a.board_index == board for seat, share in a.shares if seat == p
+    )
+    return f"won ({renderer.money(won)}) with {name}" if won else f"lost with {name}"
+
 
 @dataclass
 class _Player:
@@ -391,6 +416,7 @@ class _Renderer:
         self.pending: dict[int, list[Card]] = {}  # stud: cards dealt this street, by seat
         self.pending_up: set[int] = set()  # stud: the seats dealt an up card this street
         self.draw_street = 0
+        self.boards: list[tuple[Card, ...]] = [()] * self.setup.boards
 
     def money(self, chips: int) -> str:
         """An amount as PokerStars writes it: ``100``, or ``$0.10`` and ``$2`` for money."""
@@ -427,7 +453,6 @@ class _Renderer:
             default=0,
         )
         street = self.game.streets_played[0]
-        board: tuple[Card, ...] = ()
         showdown: list[CardsShown | CardsMucked] = []
         awards: list[PotAwarded] = []
         for event in self.events:
@@ -442,13 +467,8 @@ class _Renderer:
             elif isinstance(event, CardsDrawn):
                 self.drawn(event)
             elif isinstance(event, BoardDealt):
-                board = event.board
                 bet_to_match = 0
-                if self.stud:  # the common card, when the deck cannot give everyone one
-                    self.lines.append(f"*** {_STUD_STREETS[-1]} *** {_cards(event.cards)}")
-                    self.stud_street += 1
-                else:
-                    self.lines.append(self.street_line(event))
+                self.board_dealt(event)
             elif isinstance(event, UncalledBetReturned):
                 amount = self.money(event.amount)
                 self.lines.append(f"Uncalled bet ({amount}) returned to {self.name(event.seat)}")
@@ -459,13 +479,26 @@ class _Renderer:
                 for seat, share in event.shares:
                     self.players[seat].won += share
         if showdown:
-            self.show_down(showdown, awards, board)
+            for i, board in enumerate(self.boards):  # a show down for each board (O4)
+                label = f"{_ORDINALS[i]} " if len(self.boards) > 1 else ""
+                on = [a for a in awards if a.board_index == i]
+                self.show_down(showdown, on, board, label)
         else:
             for award in awards:
                 for seat, share in award.shares:
                     self.lines.append(f"{self.name(seat)} collected {self.money(share)} from pot")
-        self.summary(awards, board)
+        self.summary(awards)
         return "\n".join(self.lines) + "\n"
+
+    def board_dealt(self, event: BoardDealt) -> None:
+        """A street's line: ``*** FLOP ***``, or with two boards ``*** FIRST FLOP ***`` and
+        ``*** SECOND FLOP ***``, as PokerStars writes a hand run twice."""
+        self.boards[event.board_index] = event.board
+        if self.stud:  # the common card, when the deck cannot give everyone one
+            self.lines.append(f"*** {_STUD_STREETS[-1]} *** {_cards(event.cards)}")
+            self.stud_street += 1
+        else:
+            self.lines.append(_street_line(event, len(self.boards)))
 
     def deal_hands(self) -> None:
         """The first deal: "*** HOLE CARDS ***" in a board game, "*** DEALING HANDS ***"
@@ -639,14 +672,6 @@ class _Renderer:
         self.lines.append(f"{player.name}: {text}{all_in}")
         return bet_to_match
 
-    @staticmethod
-    def street_line(event: BoardDealt) -> str:
-        before = event.board[: len(event.board) - len(event.cards)]
-        label = _STREET_NAMES[event.street].upper()
-        if not before:
-            return f"*** {label} *** {_cards(event.cards)}"
-        return f"*** {label} *** {_cards(before)} {_cards(event.cards)}"
-
     def named(self, seat: int, board: tuple[Card, ...]) -> _Named | None:
         cards = self.holes[seat]
         if cards is None:
@@ -658,11 +683,12 @@ class _Renderer:
         showdown: list[CardsShown | CardsMucked],
         awards: list[PotAwarded],
         board: tuple[Card, ...],
+        label: str = "",
     ) -> None:
         """PokerStars settles the last side pot first: the hands contesting it are shown,
         it is collected (each half of a split pot apart), then the next pot down to the
-        main pot."""
-        self.lines.append("*** SHOW DOWN ***")
+        main pot. With two boards, each board's show down in turn (``label``)."""
+        self.lines.append(f"*** {label}SHOW DOWN ***")
         shown: list[HandValue] = []
         done: set[int] = set()
         pots = sorted({a.pot for a in awards})
@@ -708,7 +734,7 @@ class _Renderer:
             shown.append(named.value)
         self.lines.append(f"{player.name}: shows {_cards(cards)} ({text})")
 
-    def summary(self, awards: list[PotAwarded], board: tuple[Card, ...]) -> None:
+    def summary(self, awards: list[PotAwarded]) -> None:
         self.lines.append("*** SUMMARY ***")
         total = sum(a.amount for a in awards)
         pots = sorted({a.pot for a in awards})
@@ -720,21 +746,28 @@ class _Renderer:
                 for i, pot in enumerate(pots)
             )
         self.lines.append(f"Total pot {self.money(total)}{text} | Rake {self.money(0)}")
-        if board and not self.stud:
+        board = self.boards[0]
+        if len(self.boards) > 1:
+            self.lines += [f"{_ORDINALS[i]} Board {_cards(b)}" for i, b in enumerate(self.boards)]
+        elif board and not self.stud:
             self.lines.append(f"Board {_cards(board)}")
         for p, player in sorted(enumerate(self.players), key=lambda item: item[1].seat):
             roles = " (button)" if p == self.button else ""
             roles += " (small blind)" if player.small_blind else ""
             roles += " (big blind)" if player.big_blind else ""
-            self.lines.append(f"Seat {player.seat}: {player.name}{roles} {self.outcome(p, board)}")
+            self.lines.append(f"Seat {player.seat}: {player.name}{roles} {self.outcome(p, awards)}")
 
-    def outcome(self, p: int, board: tuple[Card, ...]) -> str:
+    def outcome(self, p: int, awards: list[PotAwarded]) -> str:
         player = self.players[p]
         if player.folded_on is not None:
             return _folded(player, self.game)
         cards = self.holes[p]
+        if player.shown and cards is not None and len(self.boards) > 1:
+            return f"showed {_cards(cards)} and " + ", and ".join(
+                _board_outcome(self, p, i, awards) for i in range(len(self.boards))
+            )
         if player.shown and cards is not None:
-            named = self.named(p, board)
+            named = self.named(p, self.boards[0])
             name = named.text if named is not None else ""
             if player.won:
                 return f"showed {_cards(cards)} and won ({self.money(player.won)}) with {name}"

@@ -1,4 +1,5 @@
-"""Game-neutral table options (docs/rules.md, "Table options"): straddles.
+"""Game-neutral table options (docs/rules.md, "Table options"): straddles, bomb pots and
+the double board.
 
 Each option is played through :class:`engine.Table`, recorded in the hand's events and
 PHH, and replays from its PHH to the same events; chips are conserved with it on in
@@ -11,24 +12,31 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pokerkit import Mode, NoLimitTexasHoldem
+from pokerkit import Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State
 
 from engine import (
     AnteKind,
     BetOrRaiseTo,
+    BoardDealt,
     CheckOrCall,
     Deck,
     Draw,
     Fold,
     ForcedBetPosted,
     Hand,
+    HandEnded,
     HandSetup,
+    HandStarted,
     IllegalActionError,
     InvalidConfigError,
+    PlayerStood,
+    PotAwarded,
+    Street,
     Table,
     TableConfig,
     game,
@@ -274,23 +282,33 @@ def test_o1_straddle_hands_replay_from_their_phh_to_the_same_events(key: str) ->
 # -- chips are conserved with the options on ---------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
+OPTION_GAMES = sorted(set(STRADDLE_GAMES) | {k for k, g in GAMES.items() if g.bomb_pots})
+
+
+@settings(max_examples=80, deadline=None)
 @given(data=st.data())
-def test_chips_are_conserved_with_straddles_on(data: st.DataObject) -> None:
-    g = game(data.draw(st.sampled_from(STRADDLE_GAMES)))
-    players = data.draw(st.integers(2, 6))
+def test_chips_are_conserved_with_the_options_on(data: st.DataObject) -> None:
+    """Every game that has an option, with random stacks, straddlers, bomb pots (one or
+    two boards, every hand to every third) and actions: chips are conserved after every
+    action and across hands (S3)."""
+    g = game(data.draw(st.sampled_from(OPTION_GAMES)))
+    players = data.draw(st.integers(2, min(6, g.max_players)))
+    bombs = g.bomb_pots and data.draw(st.booleans())
     config = TableConfig(
         game=g,
         small_blind=50,
         big_blind=100,
-        seats=6,
+        seats=6 if g.max_players >= 6 else g.max_players,
         min_buy_in=1,
-        button_straddle=data.draw(st.booleans()),
+        button_straddle=g.straddles and data.draw(st.booleans()),
+        bomb_pot=data.draw(st.integers(1, 500)) if bombs else 0,
+        bomb_pot_every=data.draw(st.integers(1, 3)) if bombs else 0,
+        bomb_pot_boards=data.draw(st.integers(1, 2)) if bombs else 1,
     )
     table = Table(config)
     for seat in range(players):
         table.sit_down(seat, data.draw(st.integers(1, config.max_buy_in)))
-        if data.draw(st.booleans()):
+        if g.straddles and data.draw(st.booleans()):
             table.set_straddle(seat)
     total = sum(table.stack(s) for s in table.occupied())
     rng = random.Random(data.draw(st.integers(0, 2**32)))
@@ -375,3 +393,279 @@ def test_straddle_hands_match_pokerkit_but_for_the_minimum_raise(
     assert tally["pokerkit_raises_by_the_big_blind"] >= 80
     # A raise short of our straddle-sized minimum but not of pokerkit's reopens there.
     assert tally[REOPENS_AFTER_SHORT_ALL_IN] <= 30
+
+
+# -- O3: the bomb pot ----------------------------------------------------------------------
+
+BOMB_GAMES = [k for k, g in GAMES.items() if g.bomb_pots]
+
+
+def test_o3_a_bomb_pot_antes_the_bomb_and_deals_the_flop_at_once() -> None:
+    table = table_of(bomb_pot=300)
+    table.call_bomb_pot()
+    events = table.start_hand(deck())
+    started = events[0]
+    assert isinstance(started, HandStarted) and started.bomb_pot and started.boards == 1
+    assert forced(events) == [(s, "ante", 300) for s in (1, 2, 3, 0)]
+    assert [e.street for e in events if isinstance(e, BoardDealt)] == [Street.FLOP]
+    hand = table.hand
+    assert hand is not None and hand.street == Street.FLOP
+    assert table.to_act == 1  # the first player left of the button
+    menu = table.legal_actions(1)
+    assert menu is not None and menu.can_check and menu.min_raise_to == 100
+    while table.hand_in_progress:
+        seat = table.to_act
+        assert seat is not None
+        table.apply(CheckOrCall(seat))
+    # The next hand is an ordinary one, the button one seat on.
+    events = table.start_hand(deck(2))
+    assert not events[0].bomb_pot  # type: ignore[union-attr]
+    assert forced(events) == [(2, "small_blind", 50), (3, "big_blind", 100)]
+
+
+def test_o3_a_bomb_pot_comes_every_n_hands() -> None:
+    table = table_of(bomb_pot=200, bomb_pot_every=3)
+    rng = random.Random(4)
+    bombs = []
+    for _ in range(7):
+        events = table.start_hand(deck(rng.randrange(1000)))
+        bombs.append(events[0].bomb_pot)  # type: ignore[union-attr]
+        play_out(table, rng, raise_share=0, fold_share=0.5)
+    assert bombs == [False, False, True, False, False, True, False]
+
+
+def test_o3_a_player_short_of_the_bomb_is_all_in_for_it() -> None:
+    hand = Hand(
+        HandSetup(1, (0, 1, 2), (150, 5000, 5000), 50, 100, antes=(300,) * 3, bomb_pot=True),
+        deck(),
+    )
+    events = hand.start()
+    assert forced(events)[0] == (0, "ante", 150)
+    assert hand.all_in[0] and hand.street == Street.FLOP
+    while not hand.is_over:
+        hand.apply(CheckOrCall(hand.seats[hand.to_act]))
+    assert sum(hand.stacks) == 10_150
+    assert [p.amount for p in hand.pots()] == [450, 300]
+
+
+def test_o3_everyone_all_in_on_the_bomb_runs_the_board_out_at_once() -> None:
+    hand = Hand(HandSetup(1, (0, 1), (100, 300), 50, 100, antes=(300, 300), bomb_pot=True), deck())
+    events = hand.start()
+    assert hand.is_over and len(hand.board) == 5
+    assert any(isinstance(e, PotAwarded) for e in events)
+    assert sum(hand.stacks) == 400
+
+
+def test_o3_a_bomb_pot_is_called_between_hands_and_only_where_the_table_has_one() -> None:
+    with pytest.raises(IllegalActionError, match="no bomb pot"):
+        table_of().call_bomb_pot()
+    table = table_of(bomb_pot=300)
+    with pytest.raises(IllegalActionError, match="1 or 2 boards"):
+        table.call_bomb_pot(boards=3)
+    table.start_hand(deck())
+    with pytest.raises(IllegalActionError, match="between hands"):
+        table.call_bomb_pot()
+
+
+@pytest.mark.parametrize("key", ["stud", "razz", "27td", "5cd", "badugi", "dice", "leduc"])
+def test_o3_a_game_without_a_board_after_the_first_round_refuses_bomb_pots(key: str) -> None:
+    g = game(key)
+    with pytest.raises(InvalidConfigError, match="no bomb pot"):
+        TableConfig(
+            game=g, small_blind=50 if g.blinds else 0, big_blind=100 if g.blinds else 0,
+            small_bet=100, seats=2, bomb_pot=300,
+        )  # fmt: skip
+    with pytest.raises(InvalidConfigError, match="no bomb pot"):
+        HandSetup(1, (0, 1), (1000, 1000), 0, 0, antes=(10, 10), game=g, small_bet=100,
+                  bring_in=30 if g.bring_in else 0, bomb_pot=True)  # fmt: skip
+
+
+def test_o3_nobody_posts_a_blind_or_straddles_in_a_bomb_pot() -> None:
+    with pytest.raises(InvalidConfigError, match="nobody posts a blind"):
+        HandSetup(1, (0, 1, 2), (900,) * 3, 50, 100, blinds=(50, 100, 0), bomb_pot=True)
+    table = table_of(bomb_pot=300)
+    table.set_straddle(3)
+    table.call_bomb_pot()
+    assert {k for _, k, _ in forced(table.start_hand(deck()))} == {"ante"}
+
+
+# -- O4: the double-board bomb pot -----------------------------------------------------------
+
+
+def test_o4_two_boards_deal_street_by_street_first_board_first() -> None:
+    table = table_of(bomb_pot=300, bomb_pot_boards=2)
+    table.call_bomb_pot()
+    shuffled = deck(3)
+    events = table.start_hand(shuffled)
+    flops = [e for e in events if isinstance(e, BoardDealt)]
+    n = 4
+    assert [(e.board_index, e.cards) for e in flops] == [
+        (0, shuffled.cards[2 * n : 2 * n + 3]),
+        (1, shuffled.cards[2 * n + 3 : 2 * n + 6]),
+    ]
+    view = table.view(None)
+    assert view.boards == (flops[0].board, flops[1].board) and view.board == flops[0].board
+    while table.hand_in_progress:
+        seat = table.to_act
+        assert seat is not None
+        table.apply(CheckOrCall(seat))
+    hand = table.hand
+    assert hand is not None and hand.boards is not None
+    first = shuffled.cards[2 * n : 2 * n + 3]
+    assert hand.boards[0] == [*first, shuffled.cards[2 * n + 6], shuffled.cards[2 * n + 8]]
+    ended = hand.log[-1]
+    assert isinstance(ended, HandEnded) and ended.boards == tuple(map(tuple, hand.boards))
+
+
+def odd_double_board(cards: str, key: str = "nlhe") -> Hand:
+    """Three players, a bomb of 101 (a pot of 303), two boards, checked down."""
+    setup = HandSetup(
+        1, (0, 1, 2), (1000,) * 3, 50, 100, antes=(101,) * 3, bomb_pot=True, boards=2,
+        game=game(key),
+    )  # fmt: skip
+    hand = Hand(setup, Deck.from_cards(cards, game(key).deck))
+    hand.start()
+    while not hand.is_over:
+        hand.apply(CheckOrCall(hand.seats[hand.to_act]))
+    return hand
+
+
+def test_o4_each_board_wins_half_the_pot_and_the_first_board_the_odd_chip() -> None:
+    # p0 AA wins the first board (Ks 7d 2c 9h 4s); p1 QQ the second (Qh Qd 3c 8s 5d).
+    hand = odd_double_board("Ac Qs 2d Ad Qc 3d Ks 7d 2c Qh Qd 3c 9h 8s 4s 5d")
+    awards = [(e.board_index, e.amount, e.shares) for e in hand.log if isinstance(e, PotAwarded)]
+    assert awards == [(0, 152, ((0, 152),)), (1, 151, ((1, 151),))]
+    assert hand.stacks == [899 + 152, 899 + 151, 899]
+
+
+def test_o4_hi_lo_splits_each_boards_half_high_and_low() -> None:
+    # PLO8, a pot of 303: board 0 gets 152 (76 high, 76 low), board 1 151 (76 and 75).
+    hand = odd_double_board(
+        "As Ks 9c 2c Ad Kd 9d 3c 2s Qs Td 4c 3h Qh Th 4d 7c 8d Jh 7s 8c Jd 6h 6s 5h 5s",
+        "plo8",
+    )
+    halves = [(e.board_index, e.half, e.amount) for e in hand.log if isinstance(e, PotAwarded)]
+    by_board = {b: sum(a for i, _, a in halves if i == b) for b in (0, 1)}
+    assert by_board == {0: 152, 1: 151}
+    assert sum(hand.stacks) == 3000
+    for b in (0, 1):
+        parts = [(h, a) for i, h, a in halves if i == b]
+        if len(parts) == 2:  # a low qualified: the odd chip of the board's share goes high
+            assert parts[0][0] == "high" and parts[0][1] - parts[1][1] in (0, 1)
+
+
+def test_o4_too_many_hands_for_two_boards_deal_one() -> None:
+    with pytest.raises(InvalidConfigError, match="need 55 cards"):
+        HandSetup(
+            1, tuple(range(9)), (1000,) * 9, 50, 100, antes=(10,) * 9, bomb_pot=True,
+            boards=2, game=game("plo5"),
+        )  # fmt: skip
+    table = table_of("plo5", players=6, bomb_pot=100, bomb_pot_boards=2)
+    config = replace(table.config, seats=9)
+    table = Table(config)
+    for seat in range(9):
+        table.sit_down(seat, 10_000)
+    table.call_bomb_pot()
+    events = table.start_hand(deck(1, "plo5"))
+    assert events[0].bomb_pot and events[0].boards == 1  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("key", BOMB_GAMES)
+@pytest.mark.parametrize("boards", [1, 2])
+def test_o3_o4_bomb_pots_replay_from_their_phh_to_the_same_events(key: str, boards: int) -> None:
+    table = table_of(key, players=5, bomb_pot=150, bomb_pot_every=1, bomb_pot_boards=boards)
+    rng = random.Random(f"{key}{boards}")
+    for _ in range(4):
+        for seat in range(5):
+            if seat not in table.occupied():
+                table.sit_down(seat, 10_000)
+        table.start_hand(deck(rng.randrange(10_000), key))
+        play_out(table, rng)
+        hand = table.hand
+        assert hand is not None and hand.setup.bomb_pot and hand.setup.boards == boards
+        hh = history.from_hand(hand)
+        assert hh.fields[history.BOMB_POT_FIELD] is True
+        assert hh.fields.get(history.BOARDS_FIELD, 1) == boards
+        again = history.load(history.dump(hh))
+        played = history.replay(
+            again, seats=hand.seats, button=hand.setup.button, small_blind=50
+        )  # PHH records no small blind, and nobody posted one
+        assert list(played.events) == [e for e in hand.log if not isinstance(e, PlayerStood)]
+        assert history.check(again).status == "match"
+
+
+# -- pokerkit plays double boards through starting_board_count -------------------------------
+
+
+def pokerkit_board(hand: Hand, state: State, dealt: list[int]) -> None:
+    """Deal pokerkit the boards our hand dealt, in our order (first board first)."""
+    assert hand.boards is not None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        while state.can_deal_board():
+            i = 0 if state.board_dealing_counts[0] else 1
+            count = state.board_dealing_counts[i]
+            cards = hand.boards[i][dealt[i] : dealt[i] + count]
+            state.deal_board("".join(map(str, cards)))
+            dealt[i] += count
+
+
+@pytest.mark.parametrize("key", ["nlhe", "plo"])
+def test_double_board_bomb_pots_match_pokerkit(key: str) -> None:
+    """pokerkit's ``starting_board_count=2`` splits each pot between the boards, the odd
+    chip to the first, as O4 does; its preflop round, which a bomb pot has not, is
+    everyone checking. Menus agree at every decision and so do the final stacks, but
+    for pokerkit's odd chips between tied hands (all to the first winner, S2). The hands
+    have one pot (equal stacks, or heads-up), since pokerkit shares side pots out again
+    without the hands that win nothing (S1)."""
+    rng = random.Random(key)
+    kind = NoLimitTexasHoldem if key == "nlhe" else PotLimitOmahaHoldem
+    tally = Tally()
+    for _ in range(80):
+        n = rng.randint(2, 6)
+        # One pot: pokerkit kills the hands that win nothing and shares the side pots out
+        # again without them (S1), which with two boards moves chips between them.
+        deep = rng.choice([300, 2_000, 20_000])
+        stacks = tuple(rng.randint(50, 20_000) for _ in range(n)) if n == 2 else (deep,) * n
+        setup = HandSetup(1, tuple(range(n)), stacks, 50, 100, antes=(200,) * n,
+                          bomb_pot=True, boards=2, game=game(key))  # fmt: skip
+        hand = Hand(setup, Deck.shuffled(rng))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            state = kind.create_state(
+                AUTOMATIONS, False, 200, (0, 0), 100, stacks, n,
+                mode=Mode.CASH_GAME, starting_board_count=2,
+            )  # fmt: skip
+        hand.start()
+        for p in range(n):
+            state.deal_hole("".join(map(str, hand.holes[p])))
+        while state.actor_index is not None and state.street_index == 0:
+            state.check_or_call()  # pokerkit's preflop round: nobody bets in a bomb pot
+        dealt = [0, 0]
+        duo = Duo.__new__(Duo)
+        duo.hand, duo.state = hand, state
+        while not hand.is_over:
+            pokerkit_board(hand, state, dealt)
+            ours = duo.our_menu()
+            if (found := menu_disagreement(hand, ours, duo.pk_menu())) is not None:
+                tally.add(found)
+            action = random_action(rng, hand.to_act, ours)
+            hand.apply(action)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)
+                if isinstance(action, Fold):
+                    state.fold()
+                elif isinstance(action, CheckOrCall):
+                    state.check_or_call()
+                else:
+                    assert isinstance(action, BetOrRaiseTo)
+                    state.complete_bet_or_raise_to(action.amount)
+        pokerkit_board(hand, state, dealt)
+        assert not state.status
+        ties = any(isinstance(e, PotAwarded) and len(e.shares) > 1 for e in hand.log)
+        theirs = [int(x) for x in state.stacks]
+        if theirs != hand.stacks:
+            assert ties and sum(theirs) == sum(hand.stacks), (hand.stacks, theirs)
+            tally.add("odd chips between tied hands")
+        tally.add("hands")
+    assert tally["odd chips between tied hands"] <= 8

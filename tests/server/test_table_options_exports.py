@@ -142,3 +142,87 @@ def test_the_table_config_option_and_seat_flag_are_in_the_views() -> None:
     view = table.view(None)
     assert view.config.button_straddle
     assert [s.straddle for s in view.seats] == [True]
+
+
+# -- bomb pots and the double board ------------------------------------------------------
+
+
+def bomb_hands(key: str, boards: int, count: int = 10) -> list[tuple[Hand, Shuffle]]:
+    hands = list(
+        session(key, count, 11, setup="", bomb_pot=150, bomb_pot_every=1, bomb_pot_boards=boards)
+    )
+    assert all(h.setup.bomb_pot and h.setup.boards == boards for h, _ in hands)
+    return hands
+
+
+def collected(text: str) -> int:
+    return sum(int(m) for m in re.findall(r" collected (\d+) from", text))
+
+
+@pytest.mark.parametrize("key", ["nlhe", "plo8"])
+def test_pokerstars_text_of_a_double_board_names_each_board_as_a_hand_run_twice(key: str) -> None:
+    showdowns = 0
+    for hand, _ in bomb_hands(key, 2):
+        text = pokerstars.render(info_for(hand))
+        assert "posts the ante 150" in text or "posts the ante" in text
+        assert "posts small blind" not in text and "posts big blind" not in text
+        assert text.index("*** FIRST FLOP ***") < text.index("*** SECOND FLOP ***"), text
+        assert hand.boards is not None
+        assert f"FIRST Board [{' '.join(map(str, hand.boards[0]))}]" in text, text
+        assert f"SECOND Board [{' '.join(map(str, hand.boards[1]))}]" in text, text
+        pot = sum(e.amount for e in hand.log if isinstance(e, engine.PotAwarded))
+        assert f"Total pot {pot} " in text
+        assert collected(text) == pot, text
+        if "*** FIRST SHOW DOWN ***" in text:
+            showdowns += 1
+            assert text.index("*** FIRST SHOW DOWN ***") < text.index("*** SECOND SHOW DOWN ***")
+    assert showdowns >= 2
+
+
+def test_pokerstars_text_of_a_bomb_pot_has_no_preflop_action() -> None:
+    for hand, _ in bomb_hands("nlhe", 1, 6):
+        text = pokerstars.render(info_for(hand))
+        preflop = text.split("*** HOLE CARDS ***")[1].split("*** FLOP ***")[0]
+        assert not re.search(r": (checks|calls|bets|raises|folds)", preflop), text
+        assert "*** FIRST" not in text
+
+
+@pytest.mark.parametrize("boards", [1, 2])
+def test_ohh_flags_a_bomb_pot_and_a_second_board(boards: int) -> None:
+    for hand, _ in bomb_hands("plo", boards, 6):
+        document = ohh.render(info_for(hand))
+        ohh.validate(document)
+        body: dict[str, object] = document["ohh"]  # type: ignore[assignment]
+        flags = ["Bomb_Pot"] + (["Run_It_Twice"] if boards == 2 else [])
+        assert body["flags"] == flags
+        rounds: list[dict[str, object]] = body["rounds"]  # type: ignore[assignment]
+        preflop = rounds[0]["actions"]
+        assert {a["action"] for a in preflop} == {"Post Ante", "Dealt Cards"}  # type: ignore[attr-defined]
+        streets = [r["street"] for r in rounds if r["street"] != "Showdown"]
+        assert streets.count("Flop") == boards
+        wins = sum(w["win_amount"] for p in body["pots"] for w in p["player_wins"])  # type: ignore[attr-defined]
+        assert wins == sum(e.amount for e in hand.log if isinstance(e, engine.PotAwarded))
+
+
+@pytest.mark.parametrize("key", ["nlhe", "plo", "plo8", "shortdeck"])
+@pytest.mark.parametrize("boards", [1, 2])
+def test_bomb_pots_verify_against_their_seed(key: str, boards: int) -> None:
+    for hand, shuffle in bomb_hands(key, boards, 6):
+        info = info_for(hand, shuffle)
+        result = verify_history(info.history)
+        assert result.ok, result.message
+        board_cards = sum(map(len, hand.boards)) if hand.boards else len(hand.board)
+        assert result.cards_checked >= board_cards + 2 * len(hand.seats)
+
+
+def test_a_second_board_card_the_seed_did_not_deal_fails_verify() -> None:
+    hand, shuffle = bomb_hands("nlhe", 2, 1)[0]
+    assert hand.boards is not None
+    text = history.dump(info_for(hand, shuffle).history)
+    flop = "".join(map(str, hand.boards[1][:3]))
+    unused = next(c for c in engine.Deck.shuffled(random.Random(0)).cards if str(c) not in text)
+    tampered = text.replace(f'"d db {flop}"', f'"d db {flop[:4]}{unused}"')
+    assert tampered != text
+    result = verify_history(history.load(tampered))
+    assert not result.ok and result.problem == "card"
+    assert "board" in result.message
