@@ -29,6 +29,7 @@ from server.lobby import Lobby
 from server.players import Players
 from server.settings import ServerSettings
 from server.slumbot import ApiLimits, SlumbotApi
+from server.stats.service import StatsService
 from server.store import HandWriter, Store
 from server.tournaments.registry import Tournaments
 
@@ -54,6 +55,7 @@ class PokerServer:
         self.hosting = Hosting(self.store, self.settings, self.bus, self.players, self.sessions)
         self.lobby = Lobby(self.hosting, self.bus)
         self.tournaments = Tournaments(self.store, self.settings, self.bus)
+        self.stats = StatsService(self.store.list_hands, self.store.hand_histories)
         settings = self.settings
         self._proxies = frozenset(
             ip.strip() for ip in self.settings.forwarded_allow_ips.split(",") if ip.strip()

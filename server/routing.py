@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import weakref
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
-
-from sqlalchemy import select
 
 import engine
 from engine import EngineError
@@ -22,9 +19,8 @@ from server import protocol
 from server.connections import Session
 from server.export.seat import seen_from
 from server.players import Players
-from server.stats.service import Query, StatsBusyError, StatsService
-from server.store import Store, StoreError, UnknownHandError
-from server.store.models import Hand
+from server.stats.service import Query, StatsBusyError
+from server.store import StoreError, UnknownHandError
 from server.tables import TableError
 
 if TYPE_CHECKING:  # the handlers are called with the server, which imports this module
@@ -193,27 +189,9 @@ async def _stats(app: PokerServer, session: Session, m: protocol.Stats) -> Reply
     game = None if m.game is None else engine.game(m.game).key
     query = Query(tuple(dict.fromkeys(m.players)), m.table, game, m.last)
     try:
-        return await stats_service(app.store).stats(query, session.address)
+        return await app.stats.stats(query, session.address)
     except StatsBusyError as exc:
         raise TableError("too_many_stats", str(exc)) from None
-
-
-_STATS: weakref.WeakKeyDictionary[Store, StatsService] = weakref.WeakKeyDictionary()
-
-
-def stats_service(store: Store) -> StatsService:
-    """The statistics of the hands in ``store`` (one per store: its cache and limits)."""
-    service = _STATS.get(store)
-    if service is None:
-
-        async def histories(ids: Sequence[int]) -> dict[int, str]:
-            # The PHH texts alone, in one query: Store.stored_hand reads a hand at a time.
-            async with store.engine.connect() as conn:
-                rows = await conn.execute(select(Hand.id, Hand.history).where(Hand.id.in_(ids)))
-                return dict(rows.all())
-
-        service = _STATS[store] = StatsService(store.list_hands, histories)
-    return service
 
 
 # -- tournaments -----------------------------------------------------------------------------

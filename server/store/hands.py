@@ -107,6 +107,13 @@ class Hands(StoreBase):
         async with self.engine.connect() as conn:
             return await last_stored_number(conn, table_id)
 
+    async def hand_histories(self, ids: Sequence[int]) -> dict[int, str]:
+        """Hand id -> its stored PHH text, for the ids stored, in one query
+        (:meth:`stored_hand` reads one hand at a time)."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(Hand.id, Hand.history).where(Hand.id.in_(ids)))
+            return {int(id_): str(text) for id_, text in rows.all()}
+
     async def list_hands(
         self,
         *,

@@ -16,7 +16,6 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from engine import history
-from server import routing
 from server.stats import facts, facts_of_info, player_stats
 from server.stats.service import BUDGET, MAX_HANDS, Limits
 from server.store import Store, hand_rows
@@ -151,7 +150,7 @@ async def test_bad_input_gets_the_protocols_errors(
 
 
 async def test_requests_over_the_limits_are_refused(demo: Demo) -> None:
-    routing.stats_service(demo.server.store).limits = Limits(per_minute=2)
+    demo.server.stats.limits = Limits(per_minute=2)
     async with connect(f"ws://{demo.address}/ws") as ws:
         assert (await ask(ws, type="stats", table="random", last=3))["type"] == "stats"
         again = await ask(ws, type="stats", table="random", last=3)  # answered from the cache
