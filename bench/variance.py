@@ -37,7 +37,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 from engine import history  # noqa: E402
 from server.bots.strategies import STRATEGIES  # noqa: E402
-from server.stats.hands import Adjustment, _exact_shares, facts  # noqa: E402
+from server.stats.hands import Adjustment, exact_shares, facts  # noqa: E402
 from server.stats.luck import LuckKind, luck  # noqa: E402
 from server.tournaments.director import (  # noqa: E402
     BotAgent,
@@ -81,7 +81,7 @@ def play(opponent: str, name: str, hands: int, seed: str) -> list[HandPlayed]:
 
 def measure(played: list[HandPlayed]) -> Measured:
     out = Measured()
-    _exact_shares.cache_clear()  # the match's statistics enumerated its all-ins: again
+    exact_shares.cache_clear()  # the match's statistics enumerated its all-ins: again
     for number, hp in enumerate(played):
         start = time.perf_counter()
         hh = history.from_hand(hp.hand, list(hp.players))

@@ -214,7 +214,7 @@ def _adjusted(
     }
     if any(seat not in holes for _, eligible in pots.values() for seat in eligible):
         return Adjustment.UNSUPPORTED, actual
-    if budget is not None and not _batched(game):
+    if budget is not None and not ranks_in_batches(game):
         unknown = len(game.deck.cards) - len(board) - sum(len(c) for c in holes.values())
         boards = math.comb(unknown, game.board_cards - len(board))
         if any(boards * len(e) > budget for _, e in pots.values() if len(e) > 1):
@@ -226,7 +226,7 @@ def _adjusted(
             continue
         dead = frozenset(c for seat, cards in holes.items() if seat not in eligible for c in cards)
         try:
-            shares = _exact_shares(game, tuple(holes[s] for s in eligible), board, dead)
+            shares = exact_shares(game, tuple(holes[s] for s in eligible), board, dead)
         except EngineError:  # a board game the equity cannot rank (dice, jokers...)
             return Adjustment.UNSUPPORTED, actual
         for seat, share in zip(eligible, shares, strict=True):
@@ -234,7 +234,7 @@ def _adjusted(
     return Adjustment.ALL_IN, result
 
 
-def _batched(game: Game) -> bool:
+def ranks_in_batches(game: Game) -> bool:
     """Whether :func:`engine.equity` ranks this game's boards in batches (numpy): hold'em
     and Omaha high, as the engine dispatches them (``engine.equity``)."""
     from engine import games  # noqa: PLC0415
@@ -247,7 +247,7 @@ def _batched(game: Game) -> bool:
 
 # A duplicate match deals each deck once per seat rotation: the same all-in comes again.
 @functools.lru_cache(maxsize=4096)
-def _exact_shares(
+def exact_shares(
     game: Game,
     hands: tuple[tuple[Card, ...], ...],
     board: tuple[Card, ...],

@@ -53,7 +53,7 @@ from engine.events import (
     UncalledBetReturned,
 )
 from engine.pots import build_pots
-from server.stats.hands import Adjustment, HandFacts, _batched, _exact_shares, facts
+from server.stats.hands import Adjustment, HandFacts, exact_shares, facts, ranks_in_batches
 
 if TYPE_CHECKING:
     from engine.cards import Card
@@ -263,7 +263,7 @@ class _Equities:
         samples: int | None,
     ) -> None:
         self.game, self.holes, self.seed, self.exact = game, holes, seed, exact
-        batched = _batched(game)
+        batched = ranks_in_batches(game)
         self.samples = samples or (SAMPLES if batched else SCALAR_SAMPLES)
         self.limit = EXACT_LIMIT if batched else SCALAR_EXACT_LIMIT
         self.found: dict[tuple[tuple[int, ...], tuple[Card, ...]], tuple[Fraction, ...]] = {}
@@ -284,7 +284,7 @@ class _Equities:
         unknown = len(self.game.deck.cards) - len(board) - sum(map(len, self.holes.values()))
         boards = math.comb(unknown, self.game.board_cards - len(board))
         if boards * len(hands) <= self.limit or (eligible, board) in self.exact:
-            return _exact_shares(self.game, hands, board, dead)
+            return exact_shares(self.game, hands, board, dead)
         # The generator's seed: the caller's (chosen without the cards) and which equity
         # this is, so the boards drawn are independent of the cards dealt.
         digest = hashlib.sha256(f"{self.seed}/{label}".encode()).digest()
@@ -297,7 +297,7 @@ class _Equities:
             samples=self.samples,
             seed=int.from_bytes(digest[:8], "big"),
         )
-        # As in _exact_shares: each board gives 1/k of the pot (1/2k of a half) on a k-way
+        # As in exact_shares: each board gives 1/k of the pot (1/2k of a half) on a k-way
         # tie, so the shares times boards * 2 * lcm(1..k) are integers.
         scale = results[0].boards * 2 * math.lcm(*range(1, len(hands) + 1))
         numerators = [round(r.equity * scale) for r in results]
