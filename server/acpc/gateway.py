@@ -62,6 +62,7 @@ class GatewayConfig:
     strict: bool = False
     hands: int | None = None
     any_players: bool = False
+    rebuy: bool = False  # sit again when busted, as an ACPC match resets the stacks
 
 
 @dataclass
@@ -197,7 +198,7 @@ async def _play(config: GatewayConfig, bridge: Bridge, reader: asyncio.Task[None
         outcome = play.result()
         return _result(bridge, outcome.state, outcome.standings)
     client = TableSeat(bridge, config.url, **who, table=config.table, buy_in=config.buy_in,
-                       hands=config.hands)  # fmt: skip
+                       hands=config.hands, rebuy=config.rebuy)  # fmt: skip
     table = asyncio.get_running_loop().create_task(client.run())
     await asyncio.wait({table, reader}, return_when=asyncio.FIRST_COMPLETED)
     if not table.done():  # the bot has gone: leave the table (the server folds for us)

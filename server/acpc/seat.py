@@ -115,9 +115,22 @@ class _Hand:
         elif kind == "hand_ended":
             self.board = self._cards(event["board"])
             self.ended = self.due = True
-            if self.state is not None and not self.state.finished and self.problem is None:
-                self.problem = "the hand ended before game.c's rules would end it"
+            self._ended_all_in()
         return self._line_if_due()
+
+    def _ended_all_in(self) -> None:
+        """Our table ended the hand: when at most one player could still bet (all in by
+        the blinds, short of the big blind, which the dealer never deals), it is written
+        as game.c writes an all-in hand, every round shown; otherwise the two part."""
+        state = self.state
+        if state is None or state.finished or self.problem is not None:
+            return
+        n = state.game.num_players
+        if sum(1 for p in range(n) if not state.folded[p] and state.spent[p] < state.stack[p]) > 1:
+            self.problem = "the hand ended before game.c's rules would end it"
+            return
+        state.finished = True
+        state.round = state.game.num_rounds - 1
 
     def _action(self, p: int, event: Mapping[str, Any]) -> None:
         state = self.state

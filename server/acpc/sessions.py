@@ -43,15 +43,38 @@ class _NoBot:
 class TableSeat(BotClient):
     """A seat at an ordinary table, its decisions the ACPC bot's."""
 
-    def __init__(self, bridge: Bridge, url: str, **options: Any) -> None:
+    def __init__(
+        self, bridge: Bridge, url: str, *, hands: int | None = None, **options: Any
+    ) -> None:
         super().__init__(_NoBot(), url, think_in_thread=True, wait_for_big_blind=True, **options)
         self.bridge = bridge
+        self.limit = hands
         self._fed = 0  # the last event seq given to the bridge
+        # The last hand is being played, the seat sat out for the next: leave when it ends.
+        # (The SDK's own limit leaves as the last hand starts, and the server folds it.)
+        self._last_hand = False
+
+    async def _reconcile(self) -> None:
+        if not self._last_hand:  # (sat out on purpose: not sat in again)
+            await super()._reconcile()
 
     async def _feed(self, seq: int, event: dict[str, Any], seat: int | None) -> None:
-        if seq > self._fed and seat is not None:
-            self._fed = seq
-            await self.bridge.on_event(event, seat)
+        if seq <= self._fed or seat is None:
+            return
+        self._fed = seq
+        await self.bridge.on_event(event, seat)
+        if self.limit is None:
+            return
+        kind = event.get("type")
+        if kind == "hand_started" and seat in event["seats"] and not self._last_hand:
+            if self.bridge.seat.hands >= self.limit:
+                self._last_hand = True
+                await self._send(
+                    {"type": "sit_out", "table": self.table, "id": self._next_id("sit_out")}
+                )
+        elif kind == "hand_ended" and self._last_hand and seat in dict(event["stacks"]):
+            self._last_hand = False
+            self._finish_when_done("hands")
 
     async def _on_message(self, m: dict[str, Any]) -> None:
         kind, seat = m.get("type"), self.seat

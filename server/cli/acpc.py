@@ -243,6 +243,7 @@ def cmd_gateway(args: argparse.Namespace) -> int:
         strict=args.strict,
         hands=args.hands,
         any_players=args.any_players,
+        rebuy=args.rebuy,
     )
     try:
         result = asyncio.run(run_gateway(config))
@@ -285,6 +286,11 @@ def _add_gateway(sub: argparse._SubParsersAction[Parser]) -> None:
     )
     p.add_argument(
         "--hands", type=common.positive, metavar="N", help="leave the table after N hands"
+    )
+    p.add_argument(
+        "--rebuy",
+        action="store_true",
+        help="sit again with the buy-in when busted (an ACPC match resets the stacks)",
     )
     p.add_argument(
         "--any-players",

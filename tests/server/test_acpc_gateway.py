@@ -182,7 +182,7 @@ async def test_our_acpc_player_plays_heads_up_at_an_ordinary_table(tmp_path: Pat
         table_id = await table(r, "HU", ["calling-station"])
         gamedef = tmp_path / "hu.game"
         config = GatewayConfig(url=r.url, name="acpc-tag", table=table_id, hands=30,
-                               gamedef=gamedef)  # fmt: skip
+                               gamedef=gamedef, rebuy=True)  # fmt: skip
         task, port, out, err = await start_gateway(config)
         game = parse(gamedef.read_text())
         assert gamedef.read_text() == gamedef_text(
@@ -344,7 +344,9 @@ async def test_three_handed_with_two_house_bots(tmp_path: Path) -> None:
     async with room(tmp_path) as r:
         table_id = await table(r, "Three", ["calling-station", "tight-aggressive"], seats=3)
         gamedef = tmp_path / "3p.game"
-        config = GatewayConfig(url=r.url, name="acpc-3", table=table_id, hands=12, gamedef=gamedef)
+        config = GatewayConfig(
+            url=r.url, name="acpc-3", table=table_id, hands=12, gamedef=gamedef, rebuy=True
+        )
         task, port, _, err = await start_gateway(config)
         game = parse(gamedef.read_text())
         assert (game.num_players, game.blind, game.first_player) == (3, (50, 100, 0), (3, 1, 1, 1))
@@ -548,4 +550,19 @@ def test_kuhn_cards_are_the_acpc_dealers() -> None:
         "Qs",
         "Ks",
         "As",
+    ]
+
+
+def test_a_big_blind_all_in_short_of_the_small_blind_is_written_as_an_all_in() -> None:
+    seat = SeatTranslator(HU, GAMES["nlhe"])
+    lines = follow(seat, [
+        started([1, 0], [30, 5000], 1), posted(0, "small_blind", 50), posted(1, "big_blind", 30),
+        dealt(1, ["As", "Kd"]), dealt(0, None), {"type": "cards_shown", "seat": 0,
+        "cards": ["2c", "2d"]}, board(["3c", "4d", "5h"]), board(["3c", "4d", "5h", "9s"]),
+        board(["3c", "4d", "5h", "9s", "Tc"]),
+        {"type": "hand_ended", "board": ["3c", "4d", "5h", "9s", "Tc"]},
+    ])  # fmt: skip
+    assert [x for x in lines if x] == [
+        "MATCHSTATE:0:0::AsKd|",
+        "MATCHSTATE:0:0:///:AsKd|2c2d/3c4d5h/9s/Tc",
     ]
