@@ -55,7 +55,16 @@ from engine.evaluator import (
 
 if TYPE_CHECKING:
     from engine import history
-    from engine.actions import Action, ActionMenu, BetOrRaiseTo, BringIn, CheckOrCall, Draw, Fold
+    from engine.actions import (
+        Action,
+        ActionMenu,
+        BetOrRaiseTo,
+        BringIn,
+        CheckOrCall,
+        Draw,
+        Fold,
+        RunItTwice,
+    )
     from engine.deck import Deck, DeckSpec
     from engine.events import (
         ActionTaken,
@@ -73,6 +82,7 @@ if TYPE_CHECKING:
         PlayerSatOut,
         PlayerStood,
         PotAwarded,
+        RunItTwiceAnswered,
         Street,
         UncalledBetReturned,
         UpCardsDealt,
@@ -172,6 +182,8 @@ __all__ = [
     "Rating",
     "Rotation",
     "RuleProfile",
+    "RunItTwice",
+    "RunItTwiceAnswered",
     "SeatView",
     "SeatingError",
     "Stakes",

@@ -19,7 +19,16 @@ from dataclasses import dataclass
 from engine.cards import Card
 from engine.errors import InvalidActionError
 
-__all__ = ["Action", "ActionMenu", "BetOrRaiseTo", "BringIn", "CheckOrCall", "Draw", "Fold"]
+__all__ = [
+    "Action",
+    "ActionMenu",
+    "BetOrRaiseTo",
+    "BringIn",
+    "CheckOrCall",
+    "Draw",
+    "Fold",
+    "RunItTwice",
+]
 
 
 def _check_seat(seat: object) -> None:
@@ -85,7 +94,22 @@ class Draw:
             raise InvalidActionError(f"discard must be a tuple of cards, got {discard!r}")
 
 
-Action = Fold | CheckOrCall | BetOrRaiseTo | BringIn | Draw
+@dataclass(frozen=True, slots=True)
+class RunItTwice:
+    """Answer the table's question, asked of every player still in a hand that is all in
+    before the river: deal the rest of the board twice (``agree``), or once. Everyone must
+    agree; one no and it is dealt once (docs/rules.md O5)."""
+
+    seat: int
+    agree: bool
+
+    def __post_init__(self) -> None:
+        _check_seat(self.seat)
+        if not isinstance(self.agree, bool):
+            raise InvalidActionError(f"agree must be a bool, got {self.agree!r}")
+
+
+Action = Fold | CheckOrCall | BetOrRaiseTo | BringIn | Draw | RunItTwice
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +146,9 @@ class ActionMenu:
     completes: bool = False
     """Stud's first round, before anyone has made a full bet: a raise *completes* the
     bring-in (or a short all-in bet) to the small bet."""
+    run_it_twice: bool = False
+    """The table asks whether to run the rest of the board twice: the only action is a
+    :class:`RunItTwice` (docs/rules.md O5)."""
 
     @property
     def can_bring_in(self) -> bool:
@@ -134,7 +161,7 @@ class ActionMenu:
     @property
     def can_call(self) -> bool:
         """Whether :class:`CheckOrCall` is allowed: not while a draw or a bring-in is due."""
-        return self.bring_in == 0 and self.max_discard < 0
+        return self.bring_in == 0 and self.max_discard < 0 and not self.run_it_twice
 
     def allows(self, action: Action) -> bool:
         """Whether ``action`` is on this menu (a draw's cards are checked by the hand)."""
@@ -148,4 +175,6 @@ class ActionMenu:
             return self.can_bring_in
         if isinstance(action, Draw):
             return self.can_draw and len(action.discard) <= self.max_discard
+        if isinstance(action, RunItTwice):
+            return self.run_it_twice
         return self.can_raise and self.min_raise_to <= action.amount <= self.max_raise_to

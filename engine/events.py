@@ -38,6 +38,7 @@ __all__ = [
     "PlayerSatOut",
     "PlayerStood",
     "PotAwarded",
+    "RunItTwiceAnswered",
     "Street",
     "UncalledBetReturned",
     "UpCardsDealt",
@@ -177,6 +178,15 @@ class CardsShown:
 
 
 @dataclass(frozen=True, slots=True)
+class RunItTwiceAnswered:
+    """A player answered whether to run the rest of the board twice (docs/rules.md O5).
+    When everyone agrees, the second run's ``BoardDealt`` events have ``board_index`` 1."""
+
+    seat: int
+    agree: bool
+
+
+@dataclass(frozen=True, slots=True)
 class CardsMucked:
     """A player at showdown gave up a hand that could not win; the cards stay hidden."""
 
@@ -264,6 +274,7 @@ Event = (
     | UncalledBetReturned
     | CardsShown
     | CardsMucked
+    | RunItTwiceAnswered
     | PotAwarded
     | HandEnded
     | PlayerSat

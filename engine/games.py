@@ -245,13 +245,19 @@ class Game:
         """Whether a table of this game offers bomb pots (docs/rules.md O3): a game with
         blinds whose board comes after the first betting round, without draws or up
         cards (hold'em, Omaha, short deck)."""
+        return self.blinds and self.runs_twice
+
+    @property
+    def runs_twice(self) -> bool:
+        """Whether the rest of the board can be run twice (docs/rules.md O5): the streets
+        after the first deal only board cards (hold'em, Omaha, short deck)."""
         first, rest = self.streets[0], self.streets[1:]
         return (
-            self.blinds
-            and not self.draws
+            not self.draws
             and not self.up_cards
             and first.board == 0
             and any(s.board for s in rest)
+            and not any(s.hole for s in rest)
         )
 
     def street(self, index: int) -> IntEnum:

@@ -30,7 +30,16 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from engine import showdown
-from engine.actions import Action, ActionMenu, BetOrRaiseTo, BringIn, CheckOrCall, Draw, Fold
+from engine.actions import (
+    Action,
+    ActionMenu,
+    BetOrRaiseTo,
+    BringIn,
+    CheckOrCall,
+    Draw,
+    Fold,
+    RunItTwice,
+)
 from engine.cards import Card
 from engine.dealing import Dealer
 from engine.deck import Deck
@@ -45,6 +54,7 @@ from engine.events import (
     HandStarted,
     HoleCardsDealt,
     PotAwarded,
+    RunItTwiceAnswered,
     UncalledBetReturned,
     UpCardsDealt,
 )
@@ -54,7 +64,7 @@ from engine.ranking import showing_high, showing_low
 
 __all__ = ["Hand", "HandSetup"]
 
-_ACTIONS = frozenset((Fold, CheckOrCall, BetOrRaiseTo, BringIn, Draw))
+_ACTIONS = frozenset((Fold, CheckOrCall, BetOrRaiseTo, BringIn, Draw, RunItTwice))
 # Bound once: looking an enum's member up on its class costs a call each time.
 _HIGH_HAND, _LOW_HAND = Opener.HIGH_HAND, Opener.LOW_HAND
 # Event kind of a live blind by (is the big blind amount, is the small blind amount).
@@ -119,6 +129,9 @@ class HandSetup:
     the first betting round is skipped: the flop comes at once."""
     boards: int = 1
     """Boards dealt (2: a double board, O4); each pot is split between them."""
+    run_it_twice: bool = False
+    """Offer to run it twice (docs/rules.md O5): when the players still in are all in
+    before the river, each is asked (a :class:`engine.actions.RunItTwice`)."""
 
     def __post_init__(self) -> None:
         n = len(self.seats)
@@ -171,6 +184,11 @@ class HandSetup:
             self._check_straddle()
         if self.bomb_pot or self.boards != 1:
             self._check_bomb_pot()
+        if self.run_it_twice and not self.game.runs_twice:
+            raise InvalidConfigError(
+                f"{self.game.name} cannot be run twice: its streets after the first deal "
+                f"more than board cards"
+            )
 
     def _check_bomb_pot(self) -> None:
         game, n = self.game, len(self.seats)
@@ -264,6 +282,7 @@ class Hand:
         "boards",
         "bring_in_due",
         "capped",
+        "choosing",
         "current_bet",
         "dead",
         "dealer",
@@ -282,6 +301,7 @@ class Hand:
         "opener",
         "position",
         "raises",
+        "runs",
         "seats",
         "setup",
         "shown",
@@ -325,6 +345,10 @@ class Hand:
         # Which hole cards lie face up, by position (stud; open dice); None: none ever do.
         self.up: list[tuple[bool, ...]] | None = [()] * n if game.up_cards else None
         self.board: list[Card] = []
+        # Running it twice (O5): the positions yet to answer while the table asks (None
+        # otherwise), and the runs decided (0: not asked).
+        self.choosing: list[int] | None = None
+        self.runs = 0
         # Every board where there are more than one (O4), the first being ``board``.
         self.boards: list[list[Card]] | None = None
         if setup.boards > 1:
@@ -392,6 +416,10 @@ class Hand:
         if position != self.to_act:
             return None
         seat = self.seats[position]
+        if self.choosing is not None:
+            return ActionMenu(
+                seat, False, False, 0, False, False, 0, 0, False, False, run_it_twice=True
+            )  # fmt: skip
         if self.drawing:
             return ActionMenu(
                 seat, False, False, 0, False, False, 0, 0, False, False,
@@ -603,6 +631,8 @@ class Hand:
             raise IllegalActionError(
                 f"it is seat {self.seats[self.to_act]}'s turn, not seat {action.seat}'s"
             )
+        if self.choosing is not None or kind is RunItTwice:
+            return self._answer(p, action)
         if self.drawing or kind is Draw:
             return self._apply_draw(p, action)
         owed, call, can_raise, min_to, max_to, _ = self._options(p)
@@ -644,6 +674,55 @@ class Hand:
         self._continue(events, self._next_to_act(p))
         self.log.extend(events)
         return events
+
+    def _answer(self, p: int, action: Action) -> list[Event]:
+        """A player's answer to running it twice (O5): everyone must agree, in turn; one
+        no and the board is dealt once."""
+        seat = self.seats[p]
+        if self.choosing is None:
+            raise IllegalActionError(f"seat {seat} is not asked whether to run it twice")
+        if not isinstance(action, RunItTwice):
+            raise IllegalActionError(f"seat {seat} must say whether to run it twice")
+        events: list[Event] = [RunItTwiceAnswered(seat, action.agree)]
+        self._actions_applied += 1
+        rest = self.choosing[1:]
+        if action.agree and rest:
+            self.choosing = rest
+            self.to_act = rest[0]
+        else:
+            self.choosing = None
+            self.runs = 2 if action.agree else 1
+            self._continue(events, -1)
+        self.log.extend(events)
+        return events
+
+    def _asks_to_run_twice(self, live: list[int]) -> bool:
+        """Whether to ask now: the table offers it, nobody can bet any more, board cards
+        are still to come, and nobody has been asked yet (O5)."""
+        if not self.setup.run_it_twice or self.runs or self.boards is not None:
+            return False
+        if sum(not self.all_in[p] for p in live) > 1:
+            return False
+        return any(s.board for s in self.game.streets[self.street_index + 1 :])
+
+    def _run_out_twice(self, events: list[Event], live: list[int]) -> None:
+        """Everyone agreed (O5): the hands are tabled, then the rest of the board is dealt
+        for the first run, then again for the second, from the same deck."""
+        if not self.tabled:
+            showdown.table(self, events, live, self.first_to_show(live))
+        self._new_betting_round()
+        streets, start = self.game.streets, self.street_index
+        self.boards = [self.board, list(self.board)]
+        for run, board in enumerate(self.boards):
+            for index in range(start + 1, len(streets)):
+                self.street_index = index
+                self.street = self.game.streets_played[index]
+                self._spec = streets[index]
+                cards = self._take(self._spec.board)
+                board.extend(cards)
+                events.append(BoardDealt(self.street, cards, tuple(board), run))
+        self.to_act = -1
+        showdown.settle(self, events, live)
 
     def _refuse_fold(self, p: int, owed: int) -> None:
         """Raise if folding is not allowed: the low card must bring in, and checking is
@@ -806,6 +885,14 @@ class Hand:
             return
         live = [q for q in range(self.n) if not self.folded[q]]
         self._return_uncalled(events)
+        if self.setup.run_it_twice:
+            if self._asks_to_run_twice(live):
+                self.choosing = live  # from the first left of the button
+                self.to_act = live[0]
+                return
+            if self.runs == 2:
+                self._run_out_twice(events, live)
+                return
         streets = self.game.streets
         while self.street_index < len(streets) - 1:
             if (

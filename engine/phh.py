@@ -49,6 +49,7 @@ from engine.events import (
     CardsShown,
     Event,
     HoleCardsDealt,
+    RunItTwiceAnswered,
     UpCardsDealt,
 )
 from engine.games import BY_CODE, Betting, Game, game, game_from_dict
@@ -60,6 +61,7 @@ __all__ = [
     "BOARDS_FIELD",
     "BOMB_POT_FIELD",
     "GAME_FIELD",
+    "RUN_IT_TWICE_FIELD",
     "STRADDLE_FIELD",
     "HandHistory",
     "Number",
@@ -97,6 +99,10 @@ before the flop (docs/rules.md O3). PHH has no word for one."""
 BOARDS_FIELD = "_boards"
 """Our user-defined field: the number of boards (2: a double board, O4); each street
 deals a ``d db`` line per board, the first board's first."""
+RUN_IT_TWICE_FIELD = "_run_it_twice"
+"""Our user-defined field: the answers to running it twice, in the order asked
+(``["p1 y", "p3 y"]``; docs/rules.md O5). When all are yes the board's rest is dealt
+twice: each run's ``d db`` lines, the first run's first."""
 STRADDLE_FIELD = "_straddle"
 """Our user-defined field: the hand's straddle (in ``blinds_or_straddles``) is a table's,
 so a raise is by at least the straddle (docs/rules.md O1)."""
@@ -296,6 +302,9 @@ def from_hand(hand: Hand, players: Sequence[str] | None = None) -> HandHistory:
         fields[BOMB_POT_FIELD] = True  # no betting before the flop (docs/rules.md O3)
     if setup.boards > 1:
         fields[BOARDS_FIELD] = setup.boards  # each street's "d db" lines, board by board
+    answers = [e for e in hand.log if isinstance(e, RunItTwiceAnswered)]
+    if answers:
+        fields[RUN_IT_TWICE_FIELD] = [f"{player[e.seat]} {'yn'[not e.agree]}" for e in answers]
     if players is not None:
         fields["players"] = list(players)
     if hand.is_over:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from engine.actions import Action, BetOrRaiseTo, BringIn, CheckOrCall, Draw, Fold
+from engine.actions import Action, BetOrRaiseTo, BringIn, CheckOrCall, Draw, Fold, RunItTwice
 from engine.cards import Card, parse_cards, parse_dice
 from engine.deck import Deck
 from engine.errors import EngineError, HistoryError, UnsupportedHistoryError
@@ -24,6 +24,7 @@ from engine.hand import Hand, HandSetup
 from engine.phh import (
     BOARDS_FIELD,
     BOMB_POT_FIELD,
+    RUN_IT_TWICE_FIELD,
     STRADDLE_FIELD,
     HandHistory,
     Number,
@@ -116,6 +117,7 @@ def _prepare(history: HandHistory) -> _Game:
         straddle=straddle,
         bomb_pot=history.fields.get(BOMB_POT_FIELD) is True,
         boards=_boards(history.fields.get(BOARDS_FIELD, 1)),
+        run_it_twice=RUN_IT_TWICE_FIELD in history.fields,
         game=game,
         bring_in=_to_chips(history.bring_in, scale),
         small_bet=small_bet,
@@ -460,24 +462,7 @@ def replay(
     >>> started.seats, started.button, started.small_blind  # a dead button, no small blind
     ((4, 5, 0), 1, 5)
     """
-    try:
-        game = _prepare(history)
-        setup = game.setup
-        game.setup = replace(
-            setup,
-            seats=setup.seats if seats is None else tuple(seats),
-            button=button,  # None: the last seat, as HandSetup has it
-            small_blind=setup.small_blind if small_blind is None else small_blind,
-        )
-        hand = Hand(game.setup, game.deck, unknown=[p for p, k in enumerate(game.known) if not k])
-        if hand.dealer is not None:
-            hand.dealer.lenient = game.stand_ins
-    except HistoryError:
-        raise
-    except EngineError as exc:  # e.g. a negative stack: the hand cannot be set up
-        raise HistoryError(f"cannot set up the hand: {exc}") from None
-    except (ArithmeticError, ValueError, TypeError, IndexError) as exc:
-        raise HistoryError(f"malformed hand: {exc}") from None
+    game, hand = _set_up(history, seats, button, small_blind)
     try:
         events = hand.start()
     except EngineError as exc:
@@ -485,7 +470,9 @@ def replay(
     board_seen = 0
     repairs: list[str] = []
     notes: list[str] = []
+    answers = _Answers(history, hand)
     for line, actor, rest in game.actions:
+        events += answers.give(line)
         if actor == "d":
             if rest.startswith("db"):
                 # Our engine deals a street as soon as betting ends: by the time the file
@@ -513,10 +500,72 @@ def replay(
             events += hand.apply(action)
         except EngineError as exc:
             raise HistoryError(f"action {line}: {actor} {rest!r}: {exc}") from None
+    events += answers.give(len(game.actions) + 1)
     if not hand.is_over:
         raise HistoryError("the actions end before the hand does")
     notes = _unknown_at_showdown(hand, events) + notes
     return Replay(hand, events, game.scale, repairs, game.face_up, game.known, notes)
+
+
+def _set_up(
+    history: HandHistory,
+    seats: Sequence[int] | None,
+    button: int | None,
+    small_blind: int | None,
+) -> tuple[_Game, Hand]:
+    """The history in our terms and its hand, set up to start; a :class:`HistoryError`
+    if it cannot be."""
+    try:
+        game = _prepare(history)
+        setup = game.setup
+        game.setup = replace(
+            setup,
+            seats=setup.seats if seats is None else tuple(seats),
+            button=button,  # None: the last seat, as HandSetup has it
+            small_blind=setup.small_blind if small_blind is None else small_blind,
+        )
+        hand = Hand(game.setup, game.deck, unknown=[p for p, k in enumerate(game.known) if not k])
+        if hand.dealer is not None:
+            hand.dealer.lenient = game.stand_ins
+    except HistoryError:
+        raise
+    except EngineError as exc:  # e.g. a negative stack: the hand cannot be set up
+        raise HistoryError(f"cannot set up the hand: {exc}") from None
+    except (ArithmeticError, ValueError, TypeError, IndexError) as exc:
+        raise HistoryError(f"malformed hand: {exc}") from None
+    return game, hand
+
+
+class _Answers:
+    """The answers to running it twice a history records (``_run_it_twice``, docs/rules.md
+    O5: ``["p2 y", "p3 n"]``), given to the hand when it asks."""
+
+    def __init__(self, history: HandHistory, hand: Hand) -> None:
+        self.hand = hand
+        recorded = history.fields.get(RUN_IT_TWICE_FIELD, [])
+        if not isinstance(recorded, list) or not all(isinstance(a, str) for a in recorded):
+            raise HistoryError(f"{RUN_IT_TWICE_FIELD} must be a list of answers, got {recorded!r}")
+        self.pending = [a.split() for a in recorded]
+
+    def give(self, line: int) -> list[Event]:
+        """The answers due before action ``line``: while the hand asks, the next one."""
+        hand, events = self.hand, []
+        while hand.choosing is not None:
+            if not self.pending:
+                raise HistoryError(
+                    f"action {line}: the history does not say whether to run it twice"
+                )
+            words = self.pending.pop(0)
+            if len(words) != 2 or words[1] not in ("y", "n"):
+                raise HistoryError(
+                    f"{RUN_IT_TWICE_FIELD}: {' '.join(words)!r} is not 'pN y' or 'pN n'"
+                )
+            seat = hand.seats[_player_index(words[0], hand.n, line)]
+            try:
+                events += hand.apply(RunItTwice(seat, words[1] == "y"))
+            except EngineError as exc:
+                raise HistoryError(f"{RUN_IT_TWICE_FIELD}: {' '.join(words)!r}: {exc}") from None
+        return events
 
 
 def _board_cards(hand: Hand) -> int:

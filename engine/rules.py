@@ -98,6 +98,10 @@ class TableConfig:
     asked for."""
     bomb_pot_boards: int = 1
     """Boards in a bomb pot: 1, or 2 for a double-board bomb pot (O4)."""
+    run_it_twice: bool = False
+    """Offer to run it twice (docs/rules.md O5): when everyone still in a hand is all in
+    before the river, each is asked; if all agree the rest of the board is dealt twice
+    and each run wins half of each pot."""
 
     def __post_init__(self) -> None:
         names = ("small_blind", "big_blind", "seats", "ante", "min_buy_in", "max_buy_in")
@@ -173,6 +177,11 @@ class TableConfig:
             raise InvalidConfigError(
                 f"{self.game.name} has no bomb pot: bomb pots are played in games with blinds "
                 f"and a board after the first betting round"
+            )
+        if self.run_it_twice and not self.game.runs_twice:
+            raise InvalidConfigError(
+                f"{self.game.name} cannot be run twice: its streets after the first deal "
+                f"more than board cards"
             )
         if self.bomb_pot_every and not self.bomb_pot:
             raise InvalidConfigError("bomb_pot_every needs a bomb_pot amount")

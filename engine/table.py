@@ -451,6 +451,7 @@ class Table:
             straddle=straddle,
             bomb_pot=boards > 0,
             boards=max(boards, 1),
+            run_it_twice=cfg.run_it_twice,
         )
         return setup, big, small_blind_seat, missed
 
@@ -500,6 +501,7 @@ class Table:
             big_bet=cfg.big_bet,
             uncapped_heads_up=cfg.uncapped_heads_up,
             acpc_rules=cfg.rule_profile is RuleProfile.ACPC,
+            run_it_twice=cfg.run_it_twice,
         )
         return setup, button, None, []
 

@@ -53,6 +53,8 @@ from engine import (
     Hand,
     HistoryError,
     HoleCardsDealt,
+    RunItTwice,
+    RunItTwiceAnswered,
     UnsupportedHistoryError,
     UpCardsDealt,
     history,
@@ -318,8 +320,8 @@ def verify_history(hh: HandHistory) -> VerifyResult:
 
     In no-limit hold'em the deck deals one hole card to each of p1..pN, then a second,
     then the board, so pK's hole cards are ``deck[K-1]`` and ``deck[N+K-1]`` and board
-    card B (from 1) is ``deck[2N+B-1]``. Every other game, and a hand of two boards (the
-    second board's cards follow the first's street by street, docs/rules.md O4), is
+    card B (from 1) is ``deck[2N+B-1]``. Every other game, and a hand of two boards or run
+    twice (the second board's cards follow the first's, docs/rules.md O4, O5), is
     checked by dealing the seed's deck (of the game's cards) to the same actions through
     the engine: each card dealt, drawn or shown must be the one the history records
     (:func:`_replayed`).
@@ -350,7 +352,7 @@ def verify_history(hh: HandHistory) -> VerifyResult:
             expected=computed,
             found=recorded,
         )
-    if hh.variant != "NT" or history.BOARDS_FIELD in hh.fields:
+    if hh.variant != "NT" or _boards(hh) > 1:
         # Other games, and a hand of two boards: deal the seed's deck to the same actions.
         return _replayed(hh, identity, computed, deck_from_seed(seed, identity, game.deck))
     check = _DeckCheck(identity, computed, deck_from_seed(seed, identity).cards, n)
@@ -387,8 +389,15 @@ def _what(event: CardEvent) -> str:
     return f"p{event.seat + 1}'s {words[type(event)]}"
 
 
+def _boards(hh: HandHistory) -> int:
+    """2 for a hand of two boards (O4) or one that may have been run twice (O5)."""
+    return 2 if {history.BOARDS_FIELD, history.RUN_IT_TWICE_FIELD} & hh.fields.keys() else 1
+
+
 def _action_of(event: Event) -> Action | None:
     """The action that caused ``event``, for dealing the same hand again."""
+    if isinstance(event, RunItTwiceAnswered):
+        return RunItTwice(event.seat, event.agree)
     if isinstance(event, CardsDrawn):
         return Draw(event.seat, event.discarded or ())
     if not isinstance(event, ActionTaken):

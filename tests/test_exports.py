@@ -46,6 +46,8 @@ def test_public_api() -> None:
         "HoleCardsDealt", "UpCardsDealt", "CardsDrawn",
         "ActionTaken", "BoardDealt", "UncalledBetReturned", "CardsShown", "CardsMucked",
         "PotAwarded", "HandEnded", "PlayerSat", "PlayerStood", "PlayerSatOut", "PlayerSatIn",
+        # table options: running it twice is asked like an action (docs/rules.md O5)
+        "RunItTwice", "RunItTwiceAnswered",
         # hand histories
         "history",
         # errors

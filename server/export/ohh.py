@@ -52,11 +52,11 @@ How we fill it in:
 - ``action_number`` counts from 1 in each round, as in the specification's example hand.
 - Table options (docs/rules.md, "Table options"): a straddle is a ``Straddle``; a bomb
   pot's bombs are ``Post Ante``, with no preflop action, and the flag ``Bomb_Pot``; a
-  hand with two boards has the flag ``Run_It_Twice`` (the flags page: "two [or more] sets
-  of board cards are used in the play of the same hand") and each street's second board
-  in a round of its own, after the first board's round, which holds the street's
-  actions; each pot is one pot object, ``win_amount`` what a player won of it on both
-  boards.
+  hand with two boards, or run twice, has the flag ``Run_It_Twice`` (the flags page:
+  "two [or more] sets of board cards are used in the play of the same hand") and each
+  street's second board or run in a round of its own, after the first's, which holds
+  the street's actions; each pot is one pot object, ``win_amount`` what a player won of
+  it on both boards.
 
 Games: the specification's ``game_type`` names six (its game_type page: Holdem, Omaha,
 OmahaHiLo, Stud, StudHiLo, Draw), but its rounds have only hold'em's streets (Preflop,
@@ -212,6 +212,7 @@ def render(info: HandInfo, *, hero: int | None = None) -> dict[str, object]:
         ],
         "pots": pots,
     }
+    hand["flags"] = _flags(start, result.hand.boards is not None)
     return {"ohh": hand}
 
 
@@ -245,16 +246,17 @@ def _header(
         "big_blind_amount": money(start.big_blind),
         "ante_amount": money(start.ante),
         "hero_player_id": hero,
-        "flags": _flags(start),
+        "flags": [],
     }
 
 
-def _flags(start: HandStarted) -> list[str]:
+def _flags(start: HandStarted, boards: bool) -> list[str]:
     """The specification's flags page: ``Bomb_Pot`` ("a hand with extra money in the pot
     and which goes directly to the flop with no preflop action") and ``Run_It_Twice``
-    ("two [or more] sets of board cards are used in the play of the same hand")."""
+    ("two [or more] sets of board cards are used in the play of the same hand"), for two
+    boards (docs/rules.md O4) or a hand run twice (O5)."""
     flags = ["Bomb_Pot"] if start.bomb_pot else []
-    return flags + (["Run_It_Twice"] if start.boards > 1 else [])
+    return flags + (["Run_It_Twice"] if boards else [])
 
 
 def _rounds(

@@ -64,6 +64,7 @@ from engine.events import (
     CardsShown,
     Event,
     ForcedBetPosted,
+    HandEnded,
     HandStarted,
     HoleCardsDealt,
     PotAwarded,
@@ -315,14 +316,59 @@ _ORDINALS = ("FIRST", "SECOND")
 SECOND SHOW DOWN ***``, ``FIRST Board [...]``."""
 
 
-def _street_line(event: BoardDealt, boards: int) -> str:
+def _street_line(event: BoardDealt, twice: bool) -> str:
+    """``*** TURN *** [flop] [turn]``; a street dealt on two boards (or run twice) says
+    which: ``*** SECOND TURN ***``."""
     before = event.board[: len(event.board) - len(event.cards)]
     label = _STREET_NAMES[event.street].upper()
-    if boards > 1:
+    if twice:
         label = f"{_ORDINALS[event.board_index]} {label}"
     if not before:
         return f"*** {label} *** {_cards(event.cards)}"
     return f"*** {label} *** {_cards(before)} {_cards(event.cards)}"
+
+
+def _forced_bets(r: _Renderer, forced: list[ForcedBetPosted], small_blind: int) -> None:
+    """Antes first in seat order, then the blinds as posted.
+
+    A player coming back who posts a big blind out of turn and a dead small blind
+    "posts small & big blinds". PHH has no dead blinds (``from_hand`` keeps them as
+    antes), so after a replay that player's ante holds the dead small blind: a big
+    blind posted by anyone but the first big blind, together with an ante, is read
+    that way.
+    """
+    antes = {e.seat: e.increment for e in forced if e.kind == "ante"}
+    dead = {e.seat: e.increment for e in forced if e.kind == "dead_blind"}
+    bigs = [e.seat for e in forced if e.kind == "big_blind"]
+    for seat in bigs[1:]:
+        if seat in antes and seat not in dead:
+            dead[seat] = min(antes[seat], small_blind)
+            antes[seat] -= dead[seat]
+    for seat in sorted(antes, key=lambda s: r.players[s].seat):
+        if antes[seat]:
+            r.post(seat, "posts the ante", antes[seat])
+    for event in forced:
+        seat, amount = event.seat, event.increment
+        player = r.players[seat]
+        if event.kind in ("ante", "dead_blind"):
+            continue
+        player.put_money_in = True
+        if event.kind in ("small_blind", "blind"):  # "blind": an odd amount below the big
+            if not any(p.small_blind for p in r.players):
+                player.small_blind = True
+            r.post(seat, "posts small blind", amount)
+        elif event.kind == "big_blind":
+            if not any(p.big_blind for p in r.players):
+                player.big_blind = True
+            if seat in dead:
+                r.post(seat, "posts small & big blinds", amount + dead.pop(seat))
+            else:
+                r.post(seat, "posts big blind", amount)
+        else:
+            r.post(seat, "posts straddle", amount)
+    for seat, amount in dead.items():  # a dead blind without a big blind: none in PHH
+        r.players[seat].put_money_in = True
+        r.post(seat, "posts small blind", amount)
 
 
 def _board_outcome(renderer: _Renderer, p: int, board: int, awards: list[PotAwarded]) -> str:
@@ -416,7 +462,12 @@ class _Renderer:
         self.pending: dict[int, list[Card]] = {}  # stud: cards dealt this street, by seat
         self.pending_up: set[int] = set()  # stud: the seats dealt an up card this street
         self.draw_street = 0
-        self.boards: list[tuple[Card, ...]] = [()] * self.setup.boards
+        # Two boards (O4), or a hand run twice (O5): the streets dealt on each.
+        ended = next((e for e in self.events if isinstance(e, HandEnded)), None)
+        runs = len(ended.boards) if ended is not None and ended.boards else 1
+        self.boards: list[tuple[Card, ...]] = [()] * max(self.setup.boards, runs)
+        self.run_twice = runs > self.setup.boards
+        self.twice = {e.street for e in self.events if isinstance(e, BoardDealt) and e.board_index}
 
     def money(self, chips: int) -> str:
         """An amount as PokerStars writes it: ``100``, or ``$0.10`` and ``$2`` for money."""
@@ -442,7 +493,7 @@ class _Renderer:
             player.stack = stack
         self.header(started)
         forced = [e for e in self.events if isinstance(e, ForcedBetPosted)]
-        self.forced_bets(forced, started.small_blind)
+        _forced_bets(self, forced, started.small_blind)
         self.deal_hands()
         # Preflop the bet to match is the full big blind (or straddle) even if its poster
         # is short.
@@ -498,7 +549,7 @@ class _Renderer:
             self.lines.append(f"*** {_STUD_STREETS[-1]} *** {_cards(event.cards)}")
             self.stud_street += 1
         else:
-            self.lines.append(_street_line(event, len(self.boards)))
+            self.lines.append(_street_line(event, event.street in self.twice))
 
     def deal_hands(self) -> None:
         """The first deal: "*** HOLE CARDS ***" in a board game, "*** DEALING HANDS ***"
@@ -594,48 +645,6 @@ class _Renderer:
         before = f"{_cards(kept)} " if kept else ""
         self.lines.append(f"Dealt to {player.name} {before}{_cards(event.drawn)}")
         player.dealt = [*kept, *event.drawn]
-
-    def forced_bets(self, forced: list[ForcedBetPosted], small_blind: int) -> None:
-        """Antes first in seat order, then the blinds as posted.
-
-        A player coming back who posts a big blind out of turn and a dead small blind
-        "posts small & big blinds". PHH has no dead blinds (``from_hand`` keeps them as
-        antes), so after a replay that player's ante holds the dead small blind: a big
-        blind posted by anyone but the first big blind, together with an ante, is read
-        that way.
-        """
-        antes = {e.seat: e.increment for e in forced if e.kind == "ante"}
-        dead = {e.seat: e.increment for e in forced if e.kind == "dead_blind"}
-        bigs = [e.seat for e in forced if e.kind == "big_blind"]
-        for seat in bigs[1:]:
-            if seat in antes and seat not in dead:
-                dead[seat] = min(antes[seat], small_blind)
-                antes[seat] -= dead[seat]
-        for seat in sorted(antes, key=lambda s: self.players[s].seat):
-            if antes[seat]:
-                self.post(seat, "posts the ante", antes[seat])
-        for event in forced:
-            seat, amount = event.seat, event.increment
-            player = self.players[seat]
-            if event.kind in ("ante", "dead_blind"):
-                continue
-            player.put_money_in = True
-            if event.kind in ("small_blind", "blind"):  # "blind": an odd amount below the big
-                if not any(p.small_blind for p in self.players):
-                    player.small_blind = True
-                self.post(seat, "posts small blind", amount)
-            elif event.kind == "big_blind":
-                if not any(p.big_blind for p in self.players):
-                    player.big_blind = True
-                if seat in dead:
-                    self.post(seat, "posts small & big blinds", amount + dead.pop(seat))
-                else:
-                    self.post(seat, "posts big blind", amount)
-            else:
-                self.post(seat, "posts straddle", amount)
-        for seat, amount in dead.items():  # a dead blind without a big blind: none in PHH
-            self.players[seat].put_money_in = True
-            self.post(seat, "posts small blind", amount)
 
     def post(self, seat: int, what: str, amount: int) -> None:
         player = self.players[seat]
@@ -748,6 +757,7 @@ class _Renderer:
         self.lines.append(f"Total pot {self.money(total)}{text} | Rake {self.money(0)}")
         board = self.boards[0]
         if len(self.boards) > 1:
+            self.lines += ["Hand was run twice"] if self.run_twice else []
             self.lines += [f"{_ORDINALS[i]} Board {_cards(b)}" for i, b in enumerate(self.boards)]
         elif board and not self.stud:
             self.lines.append(f"Board {_cards(board)}")

@@ -1,5 +1,5 @@
-"""Game-neutral table options (docs/rules.md, "Table options"): straddles, bomb pots and
-the double board.
+"""Game-neutral table options (docs/rules.md, "Table options"): straddles, bomb pots, the
+double board and running it twice.
 
 Each option is played through :class:`engine.Table`, recorded in the hand's events and
 PHH, and replays from its PHH to the same events; chips are conserved with it on in
@@ -17,7 +17,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pokerkit import Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State
+from pokerkit import Automation, Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State
 
 from engine import (
     AnteKind,
@@ -33,9 +33,12 @@ from engine import (
     HandSetup,
     HandStarted,
     IllegalActionError,
+    InvalidActionError,
     InvalidConfigError,
     PlayerStood,
     PotAwarded,
+    RunItTwice,
+    RunItTwiceAnswered,
     Street,
     Table,
     TableConfig,
@@ -289,8 +292,8 @@ OPTION_GAMES = sorted(set(STRADDLE_GAMES) | {k for k, g in GAMES.items() if g.bo
 @given(data=st.data())
 def test_chips_are_conserved_with_the_options_on(data: st.DataObject) -> None:
     """Every game that has an option, with random stacks, straddlers, bomb pots (one or
-    two boards, every hand to every third) and actions: chips are conserved after every
-    action and across hands (S3)."""
+    two boards, every hand to every third), running it twice (random answers) and
+    actions: chips are conserved after every action and across hands (S3)."""
     g = game(data.draw(st.sampled_from(OPTION_GAMES)))
     players = data.draw(st.integers(2, min(6, g.max_players)))
     bombs = g.bomb_pots and data.draw(st.booleans())
@@ -304,6 +307,7 @@ def test_chips_are_conserved_with_the_options_on(data: st.DataObject) -> None:
         bomb_pot=data.draw(st.integers(1, 500)) if bombs else 0,
         bomb_pot_every=data.draw(st.integers(1, 3)) if bombs else 0,
         bomb_pot_boards=data.draw(st.integers(1, 2)) if bombs else 1,
+        run_it_twice=g.runs_twice and data.draw(st.booleans()),
     )
     table = Table(config)
     for seat in range(players):
@@ -329,7 +333,9 @@ def play_one(table: Table, rng: random.Random) -> None:
     assert seat is not None
     menu = table.legal_actions(seat)
     assert menu is not None
-    if menu.can_draw:
+    if menu.run_it_twice:
+        table.apply(RunItTwice(seat, rng.random() < 0.7))
+    elif menu.can_draw:
         table.apply(Draw(seat, ()))
     elif menu.can_raise and rng.random() < 0.3:
         table.apply(BetOrRaiseTo(seat, rng.choice([menu.min_raise_to, menu.max_raise_to])))
@@ -669,3 +675,233 @@ def test_double_board_bomb_pots_match_pokerkit(key: str) -> None:
             tally.add("odd chips between tied hands")
         tally.add("hands")
     assert tally["odd chips between tied hands"] <= 8
+
+
+# -- O5: running it twice --------------------------------------------------------------------
+
+
+def all_in_preflop(table: Table) -> None:
+    """Everyone raises as much as they may, or calls, until all are all in (in pot limit
+    it takes a few raises)."""
+    while (menu := table.legal_actions(table.to_act or 0)) is not None and not menu.run_it_twice:
+        if menu.can_raise:
+            table.apply(BetOrRaiseTo(menu.seat, menu.max_raise_to))
+        else:
+            table.apply(CheckOrCall(menu.seat))
+
+
+def test_o5_everyone_all_in_is_asked_in_turn_and_two_runs_split_each_pot() -> None:
+    table = table_of(players=3, run_it_twice=True)
+    shuffled = deck(5)
+    table.start_hand(shuffled)
+    all_in_preflop(table)
+    asked = []
+    while table.hand_in_progress:
+        seat = table.to_act
+        assert seat is not None
+        menu = table.legal_actions(seat)
+        assert menu is not None and menu.run_it_twice and not menu.can_call
+        with pytest.raises(IllegalActionError, match="run it twice"):
+            table.apply(CheckOrCall(seat))
+        asked.append(seat)
+        table.apply(RunItTwice(seat, True))
+    assert asked == [1, 2, 0]  # from the first left of the button
+    hand = table.hand
+    assert hand is not None and hand.boards is not None
+    n = 3
+    assert hand.boards == [
+        list(shuffled.cards[2 * n : 2 * n + 5]),
+        list(shuffled.cards[2 * n + 5 : 2 * n + 10]),
+    ]
+    runs = [(e.board_index, e.street) for e in hand.log if isinstance(e, BoardDealt)]
+    assert runs == [(r, s) for r in (0, 1) for s in (Street.FLOP, Street.TURN, Street.RIVER)]
+    awards = [e for e in hand.log if isinstance(e, PotAwarded)]
+    assert sum(a.amount for a in awards if a.board_index == 0) == 15_000
+    assert sum(a.amount for a in awards if a.board_index == 1) == 15_000
+
+
+def test_o5_one_no_and_the_board_is_dealt_once() -> None:
+    table = table_of(players=3, run_it_twice=True)
+    table.start_hand(deck(5))
+    all_in_preflop(table)
+    table.apply(RunItTwice(1, True))
+    events = table.apply(RunItTwice(2, False))  # seat 0 is not asked
+    assert not table.hand_in_progress
+    assert [type(e).__name__ for e in events][:2] == ["RunItTwiceAnswered", "CardsShown"]
+    hand = table.hand
+    assert hand is not None and hand.boards is None and len(hand.board) == 5
+    assert all(e.board_index == 0 for e in hand.log if isinstance(e, BoardDealt))
+
+
+def test_o5_after_the_flop_the_runs_share_it() -> None:
+    table = table_of(players=2, run_it_twice=True)
+    table.start_hand(deck(8))
+    while table.hand is not None and table.hand.street == Street.PREFLOP:
+        table.apply(CheckOrCall(table.to_act or 0))
+    all_in_preflop(table)  # on the flop
+    while table.hand_in_progress:
+        table.apply(RunItTwice(table.to_act or 0, True))
+    hand = table.hand
+    assert hand is not None and hand.boards is not None
+    assert hand.boards[0][:3] == hand.boards[1][:3] and hand.boards[0][3:] != hand.boards[1][3:]
+
+
+def test_o5_the_first_run_gets_the_odd_chip() -> None:
+    # Heads-up, 201 each in: p0 (Ac Ad) wins the first run, p1 (Kc Kd) the second.
+    setup = HandSetup(
+        1, (0, 1), (201, 201), 50, 100, blinds=(100, 50), run_it_twice=True
+    )  # heads-up: the big blind first, the button (small blind) second
+    hand = Hand(
+        setup,
+        Deck.from_cards("Ac Kc Ad Kd 2s 7h 9c Jd 3s  Ks 8h 4c 5d 6h"),
+    )
+    hand.start()
+    hand.apply(BetOrRaiseTo(1, 201))
+    hand.apply(CheckOrCall(0))
+    hand.apply(RunItTwice(0, True))
+    hand.apply(RunItTwice(1, True))
+    awards = [(e.board_index, e.amount, e.shares) for e in hand.log if isinstance(e, PotAwarded)]
+    assert awards == [(0, 201, ((0, 201),)), (1, 201, ((1, 201),))]
+    assert hand.stacks == [201, 201]
+
+
+def test_o5_plo8_runs_split_high_and_low_on_each() -> None:
+    table = table_of("plo8", players=3, run_it_twice=True)
+    rng = random.Random(9)
+    table.start_hand(deck(9, "plo8"))
+    all_in_preflop(table)
+    while table.hand_in_progress:
+        table.apply(RunItTwice(table.to_act or 0, True))
+    hand = table.hand
+    assert hand is not None and sum(hand.stacks) == 30_000
+    halves = {(e.board_index, e.half) for e in hand.log if isinstance(e, PotAwarded)}
+    assert {b for b, _ in halves} == {0, 1} and {h for _, h in halves} <= {"high", "low"}
+    del rng
+
+
+def test_o5_nobody_is_asked_without_the_option_or_with_nothing_left_to_deal() -> None:
+    table = table_of(players=2)
+    table.start_hand(deck(5))
+    all_in_preflop(table)
+    assert not table.hand_in_progress
+    table = table_of(players=2, run_it_twice=True)
+    table.start_hand(deck(5))
+    while table.hand is not None and table.hand.street != Street.RIVER:
+        table.apply(CheckOrCall(table.to_act or 0))
+    all_in_preflop(table)  # all in on the river: nothing left to run
+    assert not table.hand_in_progress
+
+
+def test_o5_an_answer_nobody_asked_for_is_refused() -> None:
+    table = table_of(players=2, run_it_twice=True)
+    table.start_hand(deck(5))
+    with pytest.raises(IllegalActionError, match="not asked"):
+        table.apply(RunItTwice(table.to_act or 0, True))
+    with pytest.raises(InvalidActionError, match="agree must be a bool"):
+        RunItTwice(0, 1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("key", ["stud", "razz", "27td", "5cd", "badugi", "dice", "kuhn"])
+def test_o5_a_game_dealing_more_than_board_cards_cannot_be_run_twice(key: str) -> None:
+    g = game(key)
+    with pytest.raises(InvalidConfigError, match="cannot be run twice"):
+        TableConfig(
+            game=g, small_blind=50 if g.blinds else 0, big_blind=100 if g.blinds else 0,
+            small_bet=100, seats=2, run_it_twice=True,
+        )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "key", [k for k, g in GAMES.items() if g.runs_twice and g.blinds and not g.fixed_limit]
+)
+def test_o5_hands_run_twice_or_not_replay_from_their_phh(key: str) -> None:
+    table = table_of(key, players=3, run_it_twice=True)
+    rng = random.Random(key)
+    twice = 0
+    for _ in range(6):
+        for seat in range(3):
+            if seat not in table.occupied():
+                table.sit_down(seat, 10_000)
+        table.start_hand(deck(rng.randrange(10_000), key))
+        all_in_preflop(table)
+        while table.hand_in_progress:
+            table.apply(RunItTwice(table.to_act or 0, rng.random() < 0.8))
+        hand = table.hand
+        assert hand is not None
+        twice += hand.boards is not None
+        hh = history.from_hand(hand)
+        answers = [e for e in hand.log if isinstance(e, RunItTwiceAnswered)]
+        assert len(hh.fields[history.RUN_IT_TWICE_FIELD]) == len(answers)
+        again = history.load(history.dump(hh))
+        played = history.replay(again, seats=hand.seats, button=hand.setup.button)
+        assert list(played.events) == [e for e in hand.log if not isinstance(e, PlayerStood)]
+    assert twice >= 2
+
+
+# -- pokerkit runs it twice through its runout count ------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_hands_run_twice_match_pokerkit(players: int) -> None:
+    """pokerkit asks every player still in for a runout count once nobody can bet; with
+    all choosing two it deals the rest of the board for the first run and then for the
+    second, each pot split between the runs, the odd chip to the first: as O5. Equal
+    stacks (one pot: see the double-board test) and random all-ins."""
+    rng = random.Random(players)
+    automations = tuple(a for a in AUTOMATIONS if a is not Automation.RUNOUT_COUNT_SELECTION)
+    tally = Tally()
+    for _ in range(60):
+        stack = rng.choice([500, 5_000, 20_000])
+        setup = HandSetup(1, tuple(range(players)), (stack,) * players, 50, 100,
+                          blinds=(50, 100) + (0,) * (players - 2) if players > 2 else (100, 50),
+                          run_it_twice=True)  # fmt: skip
+        hand = Hand(setup, Deck.shuffled(rng))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            state = NoLimitTexasHoldem.create_state(
+                automations, False, 0, (50, 100), 100, (stack,) * players, players,
+                mode=Mode.CASH_GAME,
+            )  # fmt: skip
+            hand.start()
+            for p in range(players):
+                state.deal_hole("".join(map(str, hand.holes[p])))
+            twice = True
+            while not hand.is_over:
+                deal_runs(hand, state)
+                if hand.choosing is not None:
+                    agree = rng.random() < 0.8
+                    twice = twice and agree
+                    hand.apply(RunItTwice(hand.seats[hand.to_act], agree))
+                    continue
+                menu = hand.legal_actions(hand.to_act)
+                assert menu is not None
+                action = random_action(rng, hand.to_act, menu)
+                hand.apply(action)
+                if isinstance(action, Fold):
+                    state.fold()
+                elif isinstance(action, CheckOrCall):
+                    state.check_or_call()
+                else:
+                    assert isinstance(action, BetOrRaiseTo)
+                    state.complete_bet_or_raise_to(action.amount)
+            while any(state.runout_count_selector_statuses):
+                state.select_runout_count(2 if twice and hand.runs == 2 else 1)
+            deal_runs(hand, state)
+        assert not state.status
+        tally.add("run twice" if hand.boards is not None else "once")
+        ties = any(isinstance(e, PotAwarded) and len(e.shares) > 1 for e in hand.log)
+        theirs = [int(x) for x in state.stacks]
+        assert theirs == hand.stacks or (ties and sum(theirs) == sum(hand.stacks))
+    assert tally["run twice"] >= 5
+
+
+def deal_runs(hand: Hand, state: State) -> None:
+    """Deal pokerkit the runs our hand dealt: the shared board, the first run, the second."""
+    dealt = [c for board in (hand.boards or [hand.board]) for c in board]
+    if hand.boards is not None:
+        shared = sum(a == b for a, b in zip(*hand.boards, strict=True))
+        dealt = hand.boards[0] + hand.boards[1][shared:]
+    while state.can_deal_board():
+        done = sum(len(cards) for cards in state.board_cards)
+        count = state.board_dealing_counts[0]
+        state.deal_board("".join(map(str, dealt[done : done + count])))

@@ -226,3 +226,90 @@ def test_a_second_board_card_the_seed_did_not_deal_fails_verify() -> None:
     result = verify_history(history.load(tampered))
     assert not result.ok and result.problem == "card"
     assert "board" in result.message
+
+
+# -- running it twice --------------------------------------------------------------------
+
+
+def run_twice_hands(key: str, count: int = 8) -> list[tuple[Hand, Shuffle]]:
+    """Hands at a table offering to run it twice where everyone moves all in before the
+    flop, or on it, and everyone (mostly) agrees."""
+    config = TableConfig(
+        game=engine.game(key), small_blind=50, big_blind=100, seats=6, min_buy_in=100,
+        run_it_twice=True,
+    )  # fmt: skip
+    table = Table(config)
+    rng = random.Random(key)
+    hands = []
+    for _ in range(count):
+        for chair in range(3):
+            if chair not in table.occupied():
+                table.sit_down(chair, rng.choice([500, 5_000]), wait_for_big_blind=False)
+        shuffle = Shuffle(HandIdentity("twice", table.hand_number + 1), rng.randbytes(32))
+        table.start_hand(shuffle.deck(config.game.deck))
+        while table.hand_in_progress:
+            seat = table.to_act
+            assert seat is not None
+            menu = table.legal_actions(seat)
+            assert menu is not None
+            if menu.run_it_twice:
+                table.apply(engine.RunItTwice(seat, rng.random() < 0.85))
+            elif menu.can_raise:
+                table.apply(engine.BetOrRaiseTo(seat, menu.max_raise_to))
+            else:
+                table.apply(engine.CheckOrCall(seat))
+        assert table.hand is not None
+        hands.append((table.hand, shuffle))
+    assert sum(h.boards is not None for h, _ in hands) >= 3
+    return hands
+
+
+@pytest.mark.parametrize("key", ["nlhe", "plo8"])
+def test_pokerstars_text_says_the_hand_was_run_twice_as_pokerstars_does(key: str) -> None:
+    for hand, _ in run_twice_hands(key):
+        text = pokerstars.render(info_for(hand))
+        pot = sum(e.amount for e in hand.log if isinstance(e, engine.PotAwarded))
+        assert collected(text) == pot, text
+        if hand.boards is None:
+            assert "run twice" not in text and "*** FIRST" not in text, text
+            continue
+        assert "Hand was run twice" in text, text
+        for i, word in enumerate(("FIRST", "SECOND")):
+            assert f"{word} Board [{' '.join(map(str, hand.boards[i]))}]" in text, text
+            assert f"*** {word} SHOW DOWN ***" in text, text
+        # The runs' streets, the first run's first; streets dealt before are shared.
+        assert text.index("*** FIRST RIVER ***") < text.index("*** SECOND RIVER ***"), text
+        shared = sum(a == b for a, b in zip(*hand.boards, strict=True))
+        if shared:
+            assert "*** FLOP ***" in text and "*** FIRST FLOP ***" not in text, text
+
+
+def test_ohh_flags_a_hand_run_twice() -> None:
+    for hand, _ in run_twice_hands("plo"):
+        document = ohh.render(info_for(hand))
+        ohh.validate(document)
+        body: dict[str, object] = document["ohh"]  # type: ignore[assignment]
+        assert body["flags"] == (["Run_It_Twice"] if hand.boards is not None else [])
+
+
+@pytest.mark.parametrize("key", ["nlhe", "plo", "plo8"])
+def test_hands_run_twice_verify_against_their_seed(key: str) -> None:
+    for hand, shuffle in run_twice_hands(key):
+        info = info_for(hand, shuffle)
+        assert history.RUN_IT_TWICE_FIELD in info.history.fields
+        result = verify_history(info.history)
+        assert result.ok, result.message
+        cards = sum(map(len, hand.boards)) if hand.boards else len(hand.board)
+        assert result.cards_checked >= cards
+
+
+def test_a_second_run_card_the_seed_did_not_deal_fails_verify() -> None:
+    hand, shuffle = next((h, s) for h, s in run_twice_hands("nlhe") if h.boards is not None)
+    assert hand.boards is not None
+    text = history.dump(info_for(hand, shuffle).history)
+    river = str(hand.boards[1][-1])
+    unused = next(c for c in engine.Deck.shuffled(random.Random(0)).cards if str(c) not in text)
+    tampered = text.replace(f'"d db {river}"', f'"d db {unused}"')
+    assert tampered != text
+    result = verify_history(history.load(tampered))
+    assert not result.ok and result.problem == "card"
