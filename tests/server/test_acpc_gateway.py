@@ -566,3 +566,19 @@ def test_a_big_blind_all_in_short_of_the_small_blind_is_written_as_an_all_in() -
         "MATCHSTATE:0:0::AsKd|",
         "MATCHSTATE:0:0:///:AsKd|2c2d/3c4d5h/9s/Tc",
     ]
+
+
+async def test_an_account_plays_by_its_token(tmp_path: Path) -> None:
+    async with room(tmp_path) as r:
+        table_id = await table(r, "Account", ["calling-station"])
+        async with connect(r.url) as ws:
+            account = await ask(ws, {"type": "create_account", "name": "acct"})
+        config = GatewayConfig(
+            url=r.url, name="acct", token=account["token"], table=table_id, hands=2
+        )
+        task, port, _, err = await start_gateway(config)
+        async with asyncio.timeout(30):
+            await play_acpc(port, HU, "calling-station")
+            result = await task
+        assert result.reason == "hands", err.getvalue()
+        assert len(await r.store.list_hands(player="acct", limit=10)) == 2
