@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import re
 import sys
+from collections.abc import Callable
 from typing import IO, Any, Final
 
 from engine import Action as EngineAction
@@ -67,7 +68,11 @@ class BotLink:
 
 
 async def accept_bot(
-    host: str, port: int, out: IO[str], err: IO[str], on_port: Any = None
+    host: str,
+    port: int,
+    out: IO[str],
+    err: IO[str],
+    on_port: Callable[[int], None] | None = None,
 ) -> BotLink:
     """Listen on ``host:port`` (0: any free port), print the port as the first line of
     ``out``, take one connection and read its version line: a wrong version is warned

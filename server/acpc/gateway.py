@@ -185,7 +185,6 @@ async def run_gateway(
 async def _play(config: GatewayConfig, bridge: Bridge, reader: asyncio.Task[None]) -> GatewayResult:
     """Play until the seat is done or the bot hangs up (a table's seat is then left)."""
     who = {"name": config.name} if config.token is None else {"token": config.token}
-    seat = bridge.seat
     if config.tournament is not None:
         entry = TournamentSeat(bridge, config.url, config.tournament, **who)
         play = asyncio.get_running_loop().create_task(entry.run())
@@ -204,9 +203,7 @@ async def _play(config: GatewayConfig, bridge: Bridge, reader: asyncio.Task[None
     if not table.done():  # the bot has gone: leave the table (the server folds for us)
         client.stop()
     summary = await table
-    result = _result(bridge, summary.reason, [])
-    result.hands = seat.hands
-    return result
+    return _result(bridge, summary.reason, [])
 
 
 def _result(bridge: Bridge, reason: str, standings: list[dict[str, Any]]) -> GatewayResult:
