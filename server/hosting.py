@@ -22,13 +22,13 @@ from typing import Any
 import engine
 from engine import AnteKind, ButtonRule, EngineError, TableConfig
 from server import protocol
-from server.bots import load_bot
+from server.bots import STRATEGIES, load_bot
 from server.bus import EventBus
 from server.connections import Session
 from server.players import Players
 from server.settings import ServerSettings
 from server.store import HandWriter, Lease, Store
-from server.tables import Player, TableError, TableRunner, TableSettings, store_with
+from server.tables import HostRecord, Player, TableError, TableRunner, TableSettings, store_with
 
 log = logging.getLogger("pokerroom")
 
@@ -102,9 +102,12 @@ class Hosting:
         creator: int | None,
         clock: dict[str, float],
         mixed: tuple[engine.Mix, tuple[int, int]] | None = None,
+        *,
+        private: dict[str, Any] | None = None,
     ) -> TableRunner:
         """:meth:`create_table`, for ``creator`` (a player's id; None: the server's);
-        ``mixed``: a mixed game and its level."""  # fmt: skip
+        ``mixed``: a mixed game and its level; ``private``: a private table's host and
+        invite (kept with the table, for a process taking it over)."""  # fmt: skip
         base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:30] or "table"
         for n in itertools.count(1):
             table_id = base if n == 1 else f"{base}-{n}"
@@ -120,6 +123,8 @@ class Hosting:
                 **clock,  # type: ignore[arg-type]
             )
             stored = {**table_json(settings), "kind": "player", "creator": creator}
+            if private is not None:
+                stored["private"] = private
             lease = await self.claim(table_id, stored)
             if lease is not None:
                 return await self._host(lease)
@@ -190,6 +195,9 @@ class Hosting:
             address=self.address,
         )
         runner.number_hands_after(lease.last_hand_number)
+        private = lease.config.get("private")
+        if private is not None:
+            runner.make_private(private["host"], private["invite"])
         self.tables[table_id] = runner
         self.db_tables[table_id] = lease.table_id
         creator = lease.config.get("creator")
@@ -242,7 +250,7 @@ class Hosting:
             log.warning("table %s: its lease was not released (%s)", table_id, exc)
         finally:
             if self.tables.get(table_id) is runner:
-                self._drop_table(table_id, "closed")
+                self._drop_table(table_id, runner.close_reason)
             self.claimed.discard(table_id)
 
     async def _play_table(self, runner: TableRunner, db_id: int) -> None:
@@ -254,7 +262,12 @@ class Hosting:
         async def record(player_id: int, amount: int, reason: str) -> None:
             await writer.record(player_id, db_id, amount, reason)
 
+        async def record_host(record: HostRecord) -> None:
+            host, action, player, details, at = record
+            await self.store.record_host_action(db_id, host, action, player, details=details, at=at)
+
         runner.record_ledger = record
+        runner.record_host = record_host
         await runner.run()
 
     async def create_for(
@@ -288,6 +301,10 @@ class Hosting:
                 config = table_config(m.model_dump(), mixed)
             except EngineError as exc:
                 raise TableError("refused", str(exc)) from None
+            # A private table's invite: 192 random bits, in its link (docs/home-games.md).
+            private = (
+                {"host": creator.id, "invite": secrets.token_urlsafe(24)} if m.private else None
+            )
             runner = await self._create(
                 m.name,
                 config,
@@ -295,9 +312,29 @@ class Hosting:
                 {"decision_seconds": m.decision_seconds,
                  "time_bank_seconds": m.time_bank_seconds},
                 mixed,
+                private=private,
             )  # fmt: skip
             self.origins[runner.settings.table_id] = address
             return runner
+
+    async def house_bot(self, seat: int, strategy: str) -> tuple[Player, Any]:
+        """A house bot a private table's host seats: a built-in strategy (never a module
+        of the host's naming), under a name of its own, reserved like the demo's bots."""
+        if strategy not in STRATEGIES:
+            names = ", ".join(STRATEGIES)
+            raise TableError("bad_strategy", f"no house bot {strategy!r}: one of {names}")
+        name = f"bot{seat + 1}-{strategy}"
+        ids = await self.store.ensure_players([name])
+        self.players.reserve(name)
+        return Player(ids[name], name), load_bot(strategy)
+
+    def player_of_seat_token(self, token: str) -> Player | None:
+        """Who holds the seat a seat token was given for, at any table here."""
+        for runner in self.tables.values():
+            player = runner.player_of_seat_token(token)
+            if player is not None:
+                return player
+        return None
 
     def _adopt(self, table_id: str, creator: int | None) -> None:
         """Count a player's table (created here, or taken over): for the caps, and to

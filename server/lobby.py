@@ -57,7 +57,9 @@ class Lobby:
             for table_id, summary in self.elsewhere.items()
             if table_id in self.hosting.hosts and table_id not in self.hosting.tables
         ]
-        return [r.summary() for r in self.hosting.tables.values()] + there
+        # A private table is nobody's business but its invitees' (docs/home-games.md).
+        here = [r.summary() for r in self.hosting.tables.values() if not r.private]
+        return here + there
 
     def is_elsewhere(self, table_id: str) -> bool:
         return table_id not in self.hosting.tables and table_id in self.hosting.hosts
@@ -67,6 +69,8 @@ class Lobby:
         delay: a delayed spectator's snapshot is as late as the rest of what they see."""
         delayed = bool(m.delay_hands or m.delay_seconds)
         if self.is_elsewhere(m.table):
+            if m.table not in self.elsewhere:  # private (not on the bus's lobby): go there
+                raise self.hosting.hosted_elsewhere(m.table)
             session.tables.add(m.table)
             snapshot = await self._spectate_elsewhere(session, m.table)
             if delayed:  # nothing was awaited since the snapshot: no event is ahead of it
@@ -82,7 +86,9 @@ class Lobby:
                 session.delays[m.table] = (m.delay_hands, m.delay_seconds)
                 # Hands already over before watching began are history, not delayed.
                 session.hands_ended[m.table] = runner.finished_through
-            snapshot = await runner.request("spectate", session)
+            snapshot = await runner.request(
+                "spectate", session, invite=m.invite, player=session.player
+            )
         if m.table not in session.delays:
             return snapshot
         reply = {**snapshot, **({"re": m.id} if m.id is not None else {})}

@@ -46,16 +46,23 @@ class Players:
         """A house bot's name: never anyone else's."""
         self.guests[name] = ""
 
-    async def hello(self, session: Session, m: protocol.Hello) -> dict[str, Any]:
+    async def hello(
+        self, session: Session, m: protocol.Hello, seated: Player | None = None
+    ) -> dict[str, Any]:
+        """Say who ``session`` is; ``seated``: the player a ``seat_token`` names (None if
+        it names nobody's seat)."""
         if m.version != protocol.VERSION:
             raise protocol.ProtocolError(
                 "bad_version", f"this server speaks version {protocol.VERSION}"
             )
-        if sum(x is not None for x in (m.name, m.token, m.session)) != 1:
+        if sum(x is not None for x in (m.name, m.token, m.session, m.seat_token)) != 1:
             raise protocol.ProtocolError(
-                "bad_message", "hello: give one of a guest name, an account token, a session"
+                "bad_message",
+                "hello: give one of a guest name, an account token, a session, a seat token",
             )
-        if m.session is not None:
+        if m.seat_token is not None:
+            token = self._seat_identity(session, seated)
+        elif m.session is not None:
             if m.session not in self.identities:
                 raise TableError("bad_session", "no such session: say hello with a name or token")
             session.player, since = self.identities[m.session]
@@ -79,6 +86,29 @@ class Players:
             self.identities[token] = (session.player, since)
             if since is not None:
                 self.guests[session.player.name] = token
+        return self._welcome(session, token)
+
+    def _seat_identity(self, session: Session, seated: Player | None) -> str:
+        """A new session for the player a seat token names: who they were (a guest since
+        when, or an account) as their earlier session says."""
+        if seated is None:
+            raise TableError(
+                "bad_seat_token", "no seat has this token (its player stood up, or the "
+                "server restarted): say hello with a name or token",
+            )  # fmt: skip
+        earlier = [s for p, s in self.identities.values() if p.id == seated.id]
+        since = earlier[0] if earlier else dt.datetime.now(dt.UTC)
+        token = secrets.token_urlsafe(24)
+        self.identities[token] = (seated, since)
+        if since is not None:
+            self.guests[seated.name] = token
+        session.player = seated
+        session.since = since
+        return token
+
+    def _welcome(self, session: Session, token: str) -> dict[str, Any]:
+        player, since = self.identities[token]
+        session.player = player
         session.token, session.since = token, since
         return {
             "type": "welcome",

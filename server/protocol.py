@@ -32,6 +32,7 @@ TABLE_ID = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
 CHIPS = Annotated[int, Field(ge=0, le=10**15)]
 HAND_ID = Annotated[int, Field(ge=1, le=2**63 - 1)]  # the database's 64-bit ids
 SEQ = Annotated[int, Field(ge=0, le=2**53 - 1)]  # the largest integer JSON carries exactly
+INVITE = Annotated[str, Field(min_length=16, max_length=64)]
 GAME = Annotated[str, Field(min_length=1, max_length=40)] | dict[str, Any]
 """A game: a preset's key or PHH code (``"plo8"``, ``"F7S"``), or a definition object
 (``engine.Game.to_dict``); the engine checks it."""
@@ -57,13 +58,17 @@ class ClientMessageBase(BaseModel):
 
 class Hello(ClientMessageBase):
     """Who you are: a guest ``name``, an account ``token``, or, to reconnect, the
-    ``session`` token an earlier ``welcome`` gave you. Exactly one of the three."""
+    ``session`` token an earlier ``welcome`` gave you or the ``seat_token`` of a seat you
+    hold. Exactly one of the four."""
 
     type: Literal["hello"]
     version: int = VERSION
     name: NAME | None = None
     token: Annotated[str, Field(min_length=16, max_length=128)] | None = None
     session: Annotated[str, Field(min_length=16, max_length=128)] | None = None
+    seat_token: Annotated[str, Field(min_length=16, max_length=128)] | None = None
+    """The ``seat_token`` a ``seated`` gave you: you again, the player of that seat (to
+    come back after a reload without logging in, then ``resume``)."""
 
 
 class CreateAccount(ClientMessageBase):
@@ -107,6 +112,9 @@ class CreateTable(ClientMessageBase):
     button_rule: Literal["moving", "dead"] = "moving"
     decision_seconds: Annotated[float, Field(gt=0, le=3600)] = 30.0
     time_bank_seconds: Annotated[float, Field(ge=0, le=3600)] = 60.0
+    private: bool = False
+    """A home game: left out of the lobby, reached by its invite, run by its creator (the
+    host): seats by the host's approval (docs/home-games.md)."""
 
 
 class Sit(ClientMessageBase):
@@ -127,6 +135,39 @@ class Spectate(ClientMessageBase):
     table: TABLE_ID
     delay_hands: Annotated[int, Field(ge=0, le=100)] = 0
     delay_seconds: Annotated[float, Field(ge=0, le=3600)] = 0.0
+    invite: INVITE | None = None
+    """A private table's invite (anyone else but its host and players is refused)."""
+
+
+class RequestSeat(ClientMessageBase):
+    """A private table: ask its host for ``seat`` (or any free one) with ``buy_in``."""
+
+    type: Literal["request_seat"]
+    table: TABLE_ID
+    invite: INVITE
+    buy_in: CHIPS
+    seat: Annotated[int, Field(ge=0, le=9)] | None = None
+
+
+class Host(ClientMessageBase):
+    """A private table's host's control: ``action`` and the fields it takes (``player``
+    for approve, reject, chips, away, remove, transfer; ``amount`` for chips; the blinds
+    for blinds; ``seat`` and ``strategy`` for house_bot, ``seat`` for remove_bot)."""
+
+    type: Literal["host"]
+    table: TABLE_ID
+    action: Literal[
+        "approve", "reject", "chips", "pause", "resume", "blinds", "away", "remove",
+        "transfer", "close", "house_bot", "remove_bot",
+    ]  # fmt: skip
+    player: NAME | None = None
+    amount: Annotated[int, Field(ge=-(10**15), le=10**15)] | None = None
+    """chips: added to the player's stack (taken away if below 0) before the next hand."""
+    small_blind: CHIPS | None = None
+    big_blind: Annotated[int, Field(ge=0, le=10**12)] | None = None
+    ante: CHIPS | None = None
+    seat: Annotated[int, Field(ge=0, le=9)] | None = None
+    strategy: Annotated[str, Field(min_length=1, max_length=40)] | None = None
 
 
 class Leave(ClientMessageBase):
@@ -258,9 +299,9 @@ class Ping(ClientMessageBase):
 
 
 ClientMessage = Annotated[
-    Hello | CreateAccount | ListTables | CreateTable | Sit | Spectate | Leave | SitOut | SitIn
-    | Act | ChooseGame | Resume | Hands | Hand | Stats | CreateTournament | ListTournaments
-    | Register | Unregister | Ping,
+    Hello | CreateAccount | ListTables | CreateTable | Sit | Spectate | RequestSeat | Host
+    | Leave | SitOut | SitIn | Act | ChooseGame | Resume | Hands | Hand | Stats
+    | CreateTournament | ListTournaments | Register | Unregister | Ping,
     Field(discriminator="type"),
 ]  # fmt: skip
 _CLIENT = TypeAdapter(ClientMessage)

@@ -79,7 +79,8 @@ async def _ping(app: PokerServer, session: Session, m: protocol.Ping) -> Reply:
 
 
 async def _hello(app: PokerServer, session: Session, m: protocol.Hello) -> Reply:
-    return await app.players.hello(session, m)
+    seated = None if m.seat_token is None else app.hosting.player_of_seat_token(m.seat_token)
+    return await app.players.hello(session, m, seated)
 
 
 async def _create_account(app: PokerServer, session: Session, m: protocol.CreateAccount) -> Reply:
@@ -95,7 +96,10 @@ async def _list_tables(app: PokerServer, session: Session, m: protocol.ListTable
 
 async def _create_table(app: PokerServer, session: Session, m: protocol.CreateTable) -> Reply:
     runner = await app.hosting.create_for(Players.of(session), session.address, m)
-    return {"type": "table_created", "table": runner.summary()}
+    if runner.invite is None:
+        return {"type": "table_created", "table": runner.summary()}
+    # A private table: only its creator, the host, learns the invite.
+    return {"type": "table_created", "table": runner.summary(), "invite": runner.invite}
 
 
 async def _sit(app: PokerServer, session: Session, m: protocol.Sit) -> Reply:
@@ -109,6 +113,30 @@ async def _sit(app: PokerServer, session: Session, m: protocol.Sit) -> Reply:
 
 async def _spectate(app: PokerServer, session: Session, m: protocol.Spectate) -> Reply:
     return await app.lobby.spectate(session, m)
+
+
+async def _request_seat(app: PokerServer, session: Session, m: protocol.RequestSeat) -> Reply:
+    player = Players.of(session)
+    runner = app.hosting.runner(m.table)
+    reply = await runner.request(
+        "request_seat", session, player=player, invite=m.invite, buy_in=m.buy_in, seat=m.seat
+    )
+    session.tables.add(m.table)  # watching while the host answers
+    return reply
+
+
+async def _host(app: PokerServer, session: Session, m: protocol.Host) -> Reply:
+    """A private table's host's control (docs/home-games.md)."""
+    player = Players.of(session)
+    runner = app.hosting.runner(m.table)
+    bot = None
+    if m.action == "house_bot":
+        runner.require_host(player)  # nobody else gets a player made for them
+        if m.seat is None or m.strategy is None:
+            raise TableError("bad_message", "host: house_bot needs a seat and a strategy")
+        bot = await app.hosting.house_bot(m.seat, m.strategy)
+    session.tables.add(m.table)
+    return await runner.request("host", session, player=player, m=m, bot=bot)
 
 
 async def _leave(app: PokerServer, session: Session, m: protocol.Leave) -> Reply:
@@ -229,6 +257,8 @@ ROUTES: dict[type[protocol.ClientMessageBase], Handler] = {
     protocol.ChooseGame: _choose_game,
     protocol.Sit: _sit,
     protocol.Spectate: _spectate,
+    protocol.RequestSeat: _request_seat,
+    protocol.Host: _host,
     protocol.Leave: _leave,
     protocol.SitOut: _sit_out,
     protocol.SitIn: _sit_in,

@@ -116,9 +116,11 @@ async def sessions(conn: AsyncConnection, table_id: int) -> list[Session]:
             session = open_[player_id] = Session(name, player_id, at)
             found.append(session)
         session.stack += amount
-        if reason == "buy_in":
+        # A host's chips (a private table's "host_chips") are a buy-in when given, and a
+        # cash-out when taken away, as PokerNow's ledger counts a host's stack changes.
+        if reason == "buy_in" or (reason == "host_chips" and amount > 0):
             session.buy_in += amount
-        elif reason.endswith("cash_out"):  # "cash_out", and "void_cash_out" after a crash
+        elif reason.endswith("cash_out") or reason == "host_chips":  # also "void_cash_out"
             session.buy_out -= amount
             if session.stack <= 0:
                 session.end = at

@@ -33,6 +33,7 @@ __all__ = [
     "ACTIONS",
     "HANDS",
     "HAND_PLAYERS",
+    "HOST_ACTIONS",
     "LEASES",
     "LEDGER",
     "PLAYERS",
@@ -43,6 +44,7 @@ __all__ = [
     "Hand",
     "HandPlayer",
     "HandVoid",
+    "HostAction",
     "LedgerEntry",
     "Player",
     "TableLease",
@@ -215,6 +217,23 @@ class HandVoid(Base):
     voided_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class HostAction(Base):
+    """A private table's host's control (docs/home-games.md): who did what, about whom,
+    when; ``details`` as the table's ``host_action`` message says them."""
+
+    __tablename__ = "host_actions"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    host_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    """The host who did it."""
+    action: Mapped[str] = mapped_column(String(32))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    """The player it was about (a seat request's, a stack's), if any."""
+    details: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class TournamentRecord(Base):
     """A tournament between bots: its format, seed and settings (enough to play it again)
     and, once it is over, its results. Its hands are at tables named
@@ -251,3 +270,4 @@ ACTIONS = cast(Table, Action.__table__)
 LEDGER = cast(Table, LedgerEntry.__table__)
 LEASES = cast(Table, TableLease.__table__)
 VOIDS = cast(Table, HandVoid.__table__)
+HOST_ACTIONS = cast(Table, HostAction.__table__)

@@ -3,17 +3,30 @@ go to a table of their own beside a live table of the same name."""
 
 from __future__ import annotations
 
+import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from server.store import ledger
 from server.store.base import StoreBase
 from server.store.errors import StoreError
-from server.store.models import TableRecord
+from server.store.models import HOST_ACTIONS, HostAction, Player, TableRecord
 
-__all__ = ["Tables", "read_table", "write_config"]
+__all__ = ["HostActionRow", "Tables", "read_table", "write_config"]
+
+
+@dataclass(frozen=True)
+class HostActionRow:
+    """A private table's host's control, as stored: who, what, about whom, when."""
+
+    host: str
+    action: str
+    player: str | None
+    details: dict[str, Any]
+    at: dt.datetime
 
 
 class Tables(StoreBase):
@@ -58,6 +71,33 @@ class Tables(StoreBase):
             if table_id is None:
                 raise StoreError(f"no table {table!r} in this database")
             return await ledger.sessions(conn, table_id)
+
+    async def record_host_action(
+        self, table_id: int, host_id: int, action: str, player_id: int | None, *,
+        details: dict[str, Any], at: dt.datetime,
+    ) -> None:  # fmt: skip
+        """Record a host's control at table ``table_id`` (docs/home-games.md)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                insert(HOST_ACTIONS),
+                {"table_id": table_id, "host_id": host_id, "action": action,
+                 "player_id": player_id, "details": details, "created_at": at},
+            )  # fmt: skip
+
+    async def host_actions(self, table: str) -> list[HostActionRow]:
+        """The host's controls at the live table called ``table``, in the order used."""
+        async with self.engine.connect() as conn:
+            host, about = Player.__table__.alias("host"), Player.__table__.alias("about")
+            rows = await conn.execute(
+                select(host.c.name, HostAction.action, about.c.name, HostAction.details,
+                       HostAction.created_at)
+                .join(TableRecord, TableRecord.id == HostAction.table_id)
+                .join(host, host.c.id == HostAction.host_id)
+                .outerjoin(about, about.c.id == HostAction.player_id)
+                .where(TableRecord.name == table, ~TableRecord.imported)
+                .order_by(HostAction.id)
+            )  # fmt: skip
+            return [HostActionRow(*row) for row in rows.all()]
 
     async def set_table_config(self, table_id: int, config: dict[str, Any]) -> None:
         """Replace a table's stored configuration (what a process taking it over reads)."""

@@ -16,6 +16,7 @@ layers below it and the state that ``base`` declares:
 - ``clock``: each decision, the answer to it, its clock and time bank, timeouts;
 - ``storing``: storing each finished hand, then settling who leaves;
 - ``mixing``: mixed games' rotation, and dealer's choice's pick, between hands;
+- ``hosted``: private tables: the invite, seat requests and the host's controls;
 - ``runner``: the command loop, dealing, and the table's lifecycle.
 
 A table rule (a host control, a straddle, a timer) belongs to the layer of its job, and
@@ -23,13 +24,22 @@ each command a client may send is a ``_cmd_<name>`` method there.
 """
 
 from server.tables.actions import action_from_wire, default_action
-from server.tables.base import Clock, HandStore, Player, Subscriber, TableError, TableSettings
+from server.tables.base import (
+    Clock,
+    HandStore,
+    HostRecord,
+    Player,
+    Subscriber,
+    TableError,
+    TableSettings,
+)
 from server.tables.runner import TableRunner
 from server.tables.storing import store_with
 
 __all__ = [
     "Clock",
     "HandStore",
+    "HostRecord",
     "Player",
     "Subscriber",
     "TableError",

@@ -24,8 +24,10 @@ __all__ = [
     "Clock",
     "Command",
     "HandStore",
+    "HostRecord",
     "Player",
     "Seat",
+    "SeatRequest",
     "Subscriber",
     "TableError",
     "TableSettings",
@@ -121,6 +123,21 @@ class Command:
     reply: asyncio.Future[dict[str, Any]]
 
 
+@dataclass
+class SeatRequest:
+    """A private table: someone with the invite asks the host for a seat (hosted.py)."""
+
+    player: Player
+    session: Subscriber
+    buy_in: int
+    seat: int | None
+
+
+HostRecord = tuple[int, str, int | None, dict[str, Any], dt.datetime]
+"""A host's control, as stored: (host's player id, action, the player it was about (or
+None), its details, when)."""
+
+
 HandStore = Callable[[Table, dict[int, Player], dt.datetime, Shuffle], Awaitable[None]]
 """Stores a finished hand: the table, who sat where, when it started, its shuffle."""
 
@@ -133,6 +150,8 @@ class TableState:
     store_hand: HandStore | None = None
     record_ledger: Callable[[int, int, str], Awaitable[None]] | None = None
     """Records a balance change outside a hand: (player id, amount, reason)."""
+    record_host: Callable[[HostRecord], Awaitable[None]] | None = None
+    """Records a private table's host's control (hosted.py)."""
     clock: Clock = time.monotonic
     new_shuffle: Callable[[str, int], Shuffle] = Shuffle.new
     """A hand's secret seed and deck (docs/fairness.md); tests may fix the seeds."""
@@ -175,6 +194,19 @@ class TableState:
         # Seating and the ledger (seating.py).
         self._ever_seated = False
         self.pending_ledger: list[tuple[int, int, str]] = []  # (player id, amount, reason)
+        self.seat_tokens: dict[str, int] = {}  # a seat's token -> its player's id
+        # A private table and its host (hosted.py); a public table has no host.
+        self.host: int | None = None  # the host's player id
+        self.invite: str | None = None
+        self.requests: dict[int, SeatRequest] = {}  # by player id, in the order asked
+        self.host_sessions: set[Subscriber] = set()  # the host's connections here
+        self.paused = False  # no hand is dealt while paused
+        self.queued_chips: dict[int, int] = {}  # player id -> chips for the next hand
+        self.queued_blinds: tuple[int, int, int] | None = None  # for the next hand
+        self.close_when_over = False  # the host closed the table mid-hand
+        self.bots_leaving: set[int] = set()  # house bots the host removed mid-hand
+        self.pending_host: list[HostRecord] = []  # recorded in order, then dropped
+        self.close_reason = "closed"  # what table_closed says (the host's: "host")
         # Mixed games (mixing.py).
         self.rotation = None if self.settings.mix is None else Rotation(self.settings.mix)
         self._rotated = 0  # hands_played when the rotation last moved on

@@ -10,14 +10,14 @@ from typing import Any
 
 from engine import EngineError
 from server.tables.base import Command, Subscriber, TableError
-from server.tables.mixing import Mixing
+from server.tables.hosted import Hosted
 
 log = logging.getLogger("pokerroom")
 
 _UNANSWERED = frozenset({"noop", "house_act"})  # the table's own commands: nobody awaits
 
 
-class TableRunner(Mixing):
+class TableRunner(Hosted):
     """Owns one table. Start :meth:`run` as a task; talk to it with :meth:`request`."""
 
     # -- the outside ------------------------------------------------------------------
@@ -89,6 +89,9 @@ class TableRunner(Mixing):
     async def _play(self) -> None:
         while not self._closing:
             if not self.table.hand_in_progress:
+                self._between_hands()  # a private table's host's changes (hosted.py)
+                if self._closing:
+                    break
                 await self._flush_ledger()  # buy-ins are on record before chips play
                 if self._start_hand():
                     await self._finish_if_over()  # all in from the blinds: over at once
@@ -121,6 +124,8 @@ class TableRunner(Mixing):
     def _start_hand(self) -> bool:
         """Seat who is waiting, and deal a hand if enough players can play."""
         self._seat_waiting_players()
+        if not self._deals():  # paused by the host
+            return False
         ready = [
             s
             for s in self.table.occupied()
@@ -164,6 +169,11 @@ class TableRunner(Mixing):
                     TableError("internal", "the table failed to carry out this command")
                 )
             return
+        try:  # a host's control is on record before its reply
+            await self._flush_host()
+        except Exception as exc:  # the database is away: kept, and recorded next time
+            log.warning("table %s: a host's control not recorded yet (%s)",
+                        self.settings.table_id, exc)  # fmt: skip
         if not command.reply.done():
             command.reply.set_result(result)
         # Let the session send this reply before the table goes on, when the next action

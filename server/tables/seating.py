@@ -5,6 +5,7 @@ buy-ins and cash-outs that seating writes."""
 from __future__ import annotations
 
 import logging
+import secrets
 from collections import deque
 from typing import Any
 
@@ -34,6 +35,16 @@ class Seating(Views):
     def ever_seated(self) -> bool:
         """Whether anyone but a house bot has sat here."""
         return self._ever_seated
+
+    def player_of_seat_token(self, token: str) -> Player | None:
+        """Who holds the seat ``token`` was given for, if they still hold it (read by the
+        server: a ``hello`` with a seat token)."""
+        for known, player_id in self.seat_tokens.items():
+            if secrets.compare_digest(known, token):
+                return next(
+                    (s.player for s in self.seats.values() if s.player.id == player_id), None
+                )
+        return None
 
     def _seat_of_player(self, player: Player) -> int | None:
         return next((s for s, seat in self.seats.items() if seat.player.id == player.id), None)
@@ -88,7 +99,12 @@ class Seating(Views):
         self.subscribers[session] = seat
         self._publish(events)
         session.send(protocol.dumps(self._snapshot(seat)))
-        return {"type": "seated", "table": self.settings.table_id, "seat": seat, "stack": buy_in}
+        # The seat's token brings its player back to it from a new page, without logging in
+        # (a hello with it, then resume); it lasts while they hold the seat.
+        token = secrets.token_urlsafe(24)
+        self.seat_tokens[token] = player.id
+        return {"type": "seated", "table": self.settings.table_id, "seat": seat, "stack": buy_in,
+                "seat_token": token}  # fmt: skip
 
     def _seat_waiting_players(self) -> None:
         free = [s for s in range(self.settings.config.seats) if s not in self.seats]
@@ -171,6 +187,8 @@ class Seating(Views):
 
     def _free(self, seat: int) -> None:
         occupant = self.seats.pop(seat)
+        gone = occupant.player.id
+        self.seat_tokens = {t: p for t, p in self.seat_tokens.items() if p != gone}
         if occupant.session is not None and self.subscribers.get(occupant.session) == seat:
             self.subscribers.pop(occupant.session, None)
 

@@ -981,6 +981,7 @@ async def test_sitting_down_ends_a_delay(tmp_path: Path) -> None:
             "table": "demo",
             "seat": 2,
             "stack": 10_000,
+            "seat_token": seen[-1]["seat_token"],
             "re": "s",
         }
         # Then live: Alice's action comes at once, in hand 1, long before it is over.
