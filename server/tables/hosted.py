@@ -48,6 +48,13 @@ class Hosted(Mixing):
                 "not_host", f"only the host of table {self.settings.table_id!r} may do that"
             )
 
+    def publish_summary(self) -> None:
+        """A private table's lobby line never goes on the bus: no lobby lists it."""
+        if self.invite is None:
+            super().publish_summary()
+        elif self.bus.active:
+            self._state_soon()
+
     @property
     def has_people(self) -> bool:
         """Someone asking for a seat, or the host watching, keeps a private table open."""

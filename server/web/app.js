@@ -6,6 +6,7 @@
 // screens, and applies the server's messages to the table's model.
 
 import { Connection, KEYS } from "./connection.js";
+import { drawHost, hostMessage, keepSeatTokens, seatHello, showJoin } from "./host.js";
 import { showLobby } from "./lobby.js";
 import { TableModel } from "./model.js";
 import { closeStats } from "./stats.js";
@@ -25,6 +26,7 @@ class App {
     this.controlsKept = null; // our controls at the table, kept while the decision stands
     this.notice = null; // why the server refused who we said we are, for the lobby
     window.addEventListener("hashchange", () => this.route());
+    keepSeatTokens(this); // home games: a seat's token, for coming back to it
     this.conn.open();
   }
 
@@ -36,7 +38,7 @@ class App {
 
   async connected() {
     try {
-      const player = await this.conn.hello();
+      const player = (await seatHello(this)) || (await this.conn.hello());
       this.status(player ? `${player.name}${player.guest ? " (guest)" : ""}` : "not signed in", player ? "ok" : "");
     } catch (err) {
       this.status(err.message, "bad");
@@ -71,6 +73,7 @@ class App {
   }
 
   message(m) {
+    if (hostMessage(this, m)) return; // a private table's (host.js)
     const t = this.table;
     if (m.type === "table_closed" && t && m.table === t.id) { t.error = "this table has closed"; this.draw(); return; }
     if (!t || m.table !== t.id) return;
@@ -129,6 +132,7 @@ class App {
     closeStats();
     if (this.viewer) { clearInterval(this.viewer.timer); this.viewer = null; }
     if (page === "table" && arg) return this.showTable(decodeURIComponent(arg));
+    if (page === "join" && arg) return showJoin(this); // an invite link (host.js)
     if (this.table) { this.leaveScreen(); }
     if (page === "hands") return showHands(this);
     if (page === "hand" && arg) return showViewer(this, Number(arg));
@@ -160,7 +164,7 @@ class App {
     this.drawQueued = true;
     requestAnimationFrame(() => {
       this.drawQueued = false;
-      if (this.table && location.hash.startsWith("#/table/")) drawTable(this, this.table);
+      if (this.table && location.hash.startsWith("#/table/")) { drawTable(this, this.table); drawHost(this); }
     });
   }
 }

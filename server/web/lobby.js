@@ -4,13 +4,14 @@
 
 import { KEYS } from "./connection.js";
 import { h } from "./dom.js";
+import { hostForm } from "./host.js";
 import { GAMES, MIXES, chips, lobbyGame, stakes } from "./format.js";
 
 
 export async function showLobby(app) {
   const who = identityForm(app);
   const list = h("div", { class: "tables", "data-testid": "tables" }, "Loading tables…");
-  app.main.replaceChildren(h("section", { class: "lobby" }, who, h("h2", {}, "Tables"), list, createForm(app)));
+  app.main.replaceChildren(h("section", { class: "lobby" }, who, h("h2", {}, "Tables"), list, createForm(app), hostForm(app)));
   try {
     const r = await app.conn.request({ type: "list_tables" });
     list.replaceChildren(tableList(app, r.tables));

@@ -160,6 +160,14 @@ async def test_a_private_table_is_not_in_the_lobby_and_needs_its_invite(
         state = await host.wait(lambda m: m["type"] == "host_state")
         assert state["invite"] == invite and state["host"] == "hana"
         assert server.hosting.tables[table].private
+        lines = []  # the lobby lines on the bus, which other processes list
+        async with server.bus.subscribe(server.bus.topics.lobby("+")) as queue:
+            for runner in server.hosting.tables.values():
+                runner.publish_summary()
+            while not queue.empty():
+                lines.append(queue.get_nowait()[0])
+        assert server.bus.topics.lobby("demo") in lines
+        assert server.bus.topics.lobby(table) not in lines
 
 
 async def test_the_host_approves_and_rejects_seat_requests(app: tuple[PokerServer, str]) -> None:

@@ -1,0 +1,269 @@
+// Home games (docs/home-games.md): hosting a private table, its invite link, asking for a
+// seat with it, the host's panel at the table, and the seat token that brings a player
+// back to their seat after a reload. The app calls in at a few places (app.js: its
+// constructor, connected, message, route and draw; lobby.js: the lobby's form).
+
+import { KEYS } from "./connection.js";
+import { h } from "./dom.js";
+import { GAMES } from "./format.js";
+
+const SEAT = (table) => `pokerroom.seat.${table}`;
+const INVITE = (table) => `pokerroom.invite.${table}`;
+const STRATEGIES = ["calling-station", "tight-aggressive", "random"];
+
+/** What the page knows of the tables it hosts: table id -> host_state, kept current. */
+const hosted = new Map();
+
+/** Remember every seat's token a reply brings (a sit, a request approved): a reload, a
+ * new tab or a browser opened again comes back to the seat with it (hello, resume). */
+export function keepSeatTokens(app) {
+  const request = app.conn.request.bind(app.conn);
+  app.conn.request = async (message) => {
+    const reply = await request(message);
+    if (reply && reply.type === "seated" && reply.seat_token) localStorage.setItem(SEAT(reply.table), reply.seat_token);
+    return reply;
+  };
+}
+
+/** Before any other hello: on a table's page with no session in this tab, the seat
+ * token kept for that table (null when there is none, or the seat is gone). */
+export async function seatHello(app) {
+  const [, page, table] = location.hash.split("/");
+  const id = page === "table" || page === "join" ? decodeURIComponent(table || "") : "";
+  const token = id && localStorage.getItem(SEAT(id));
+  if (!token || sessionStorage.getItem(KEYS.session)) return null;
+  try {
+    const welcome = await app.conn.request({ type: "hello", version: 1, seat_token: token });
+    sessionStorage.setItem(KEYS.session, welcome.session);
+    app.conn.player = welcome.player;
+    return welcome.player;
+  } catch {
+    localStorage.removeItem(SEAT(id)); // the seat is gone (left, or the server restarted)
+    return null;
+  }
+}
+
+/** The server's messages about private tables; true when handled here. */
+export function hostMessage(app, m) {
+  const t = app.table;
+  switch (m.type) {
+    case "host_state":
+      hosted.set(m.table, { ...m });
+      break;
+    case "seat_request": {
+      const state = hosted.get(m.table);
+      if (state) state.requests = [...state.requests.filter((r) => r.player !== m.player), { player: m.player, buy_in: m.buy_in, seat: m.seat }];
+      break;
+    }
+    case "seated":
+      localStorage.setItem(SEAT(m.table), m.seat_token);
+      if (t && t.id === m.table) t.error = null;
+      break;
+    case "seat_rejected":
+      if (t && t.id === m.table) t.error = "The host said no to your request.";
+      break;
+    case "host_action":
+      if (t && t.id === m.table && t.view) {
+        // Who sits where: a private table is not in the lobby, where names come from.
+        if (m.seat !== undefined && m.player && (m.action === "approve" || m.action === "house_bot")) nameSeat(t, m.seat, m.player);
+        t.line(`${m.by} (host): ${describe(m)}`);
+      }
+      break;
+    default:
+      return false;
+  }
+  app.draw();
+  return true;
+}
+
+function nameSeat(t, seat, name) {
+  if (typeof t.named === "function") t.named(seat, name);
+  else {
+    const s = t.seat(seat);
+    if (s) s.name = name;
+  }
+}
+
+function describe(m) {
+  switch (m.action) {
+    case "approve": return `${m.player} sits in seat ${m.seat + 1} with ${m.buy_in}`;
+    case "reject": return `no seat for ${m.player}`;
+    case "chips": return `${m.amount > 0 ? "+" : ""}${m.amount} chips for ${m.player}, from the next hand`;
+    case "pause": return "paused the game after this hand";
+    case "resume": return "resumed the game";
+    case "blinds": return `blinds ${m.small_blind}/${m.big_blind}${m.ante ? ` ante ${m.ante}` : ""} from the next hand`;
+    case "away": return `${m.player} is away`;
+    case "remove": return `${m.player} leaves the table`;
+    case "transfer": return `${m.player} is the host now`;
+    case "close": return "closed the table";
+    case "house_bot": return `house bot ${m.player} sits in seat ${m.seat + 1}`;
+    case "remove_bot": return `house bot ${m.player} leaves`;
+    default: return m.action;
+  }
+}
+
+export const inviteLink = (table, invite) => `${location.origin}/#/join/${encodeURIComponent(table)}/${encodeURIComponent(invite)}`;
+
+// -- the lobby: hosting a game -------------------------------------------------------------
+
+/** The lobby's "Host a private game" form: game, blinds, buy-ins, seats. */
+export function hostForm(app) {
+  const num = (name, label, value, extra) => h("label", {}, label, h("input", { name, type: "number", value, ...extra }));
+  const games = GAMES.filter(([, , kind]) => kind === "blinds");
+  const note = h("p", { class: "error" });
+  const form = h("form", { class: "host-form", "data-testid": "host-form", onsubmit: async (e) => {
+    e.preventDefault();
+    const d = new FormData(e.target);
+    const n = (k) => Number(d.get(k));
+    try {
+      if (!app.conn.player) throw new Error("say who you are first (a name above)");
+      const r = await app.conn.request({ type: "create_table", name: d.get("name"), game: d.get("game"), private: true,
+        small_blind: n("small_blind"), big_blind: n("big_blind"), min_buy_in: n("min_buy_in"), max_buy_in: n("max_buy_in"),
+        seats: n("seats"), decision_seconds: n("decision_seconds") });
+      const id = r.table.id;
+      localStorage.setItem(INVITE(id), r.invite);
+      await app.openTable(id);
+      try {
+        await app.conn.request({ type: "sit", table: id, seat: 0, buy_in: n("max_buy_in"), wait_for_big_blind: false });
+      } catch (err) { app.table.error = `You are watching: ${err.message}`; }
+      location.hash = `#/table/${encodeURIComponent(id)}`;
+    } catch (err) { note.textContent = err.message; }
+  } },
+  h("label", {}, "Name ", h("input", { name: "name", value: "Home game", required: true, maxlength: 64 })),
+  h("label", {}, "Game ", h("select", { name: "game" }, games.map(([key, name]) => h("option", { value: key }, name)))),
+  num("small_blind", "Small blind ", 1, { min: 0 }), num("big_blind", "Big blind ", 2, { min: 1 }),
+  num("min_buy_in", "Buy-in from ", 100, { min: 1 }), num("max_buy_in", "to ", 400, { min: 1 }),
+  num("seats", "Seats ", 9, { min: 2, max: 10 }), num("decision_seconds", "Seconds to act ", 30, { min: 1, max: 3600 }),
+  h("button", { type: "submit", "data-testid": "host-create" }, "Create and invite"), note);
+  return h("details", { class: "create host-create" }, h("summary", {}, "Host a private game"),
+    h("p", { class: "muted" }, "Not in this list: you get a link to send your friends, and you approve who sits."), form);
+}
+
+// -- the invite link ------------------------------------------------------------------------
+
+/** #/join/TABLE/INVITE: who you are, then a buy-in and "Ask for a seat". */
+export function showJoin(app) {
+  const [, , table, invite] = location.hash.split("/");
+  const id = decodeURIComponent(table || ""), code = decodeURIComponent(invite || "");
+  localStorage.setItem(INVITE(id), code);
+  const note = h("p", { class: "error", "data-testid": "join-error" });
+  let body;
+  if (!app.conn.player) {
+    const name = h("input", { name: "name", placeholder: "your name", maxlength: 32, pattern: "[A-Za-z0-9_.\\-]{1,32}", required: true });
+    body = h("form", { onsubmit: async (e) => {
+      e.preventDefault();
+      localStorage.setItem(KEYS.name, name.value.trim());
+      sessionStorage.removeItem(KEYS.session);
+      await app.connected(); // says hello, then shows this page again
+    } }, h("label", {}, "Your name ", name), h("button", { type: "submit", "data-testid": "join-name" }, "Continue"), note);
+  } else {
+    const buyIn = h("input", { type: "number", name: "buy_in", value: 200, min: 1, "aria-label": "buy-in", "data-testid": "join-buy-in" });
+    body = h("form", { onsubmit: async (e) => {
+      e.preventDefault();
+      try {
+        await app.conn.request({ type: "request_seat", table: id, invite: code, buy_in: Number(buyIn.value) });
+        await app.openTable(id);
+        app.table.error = "Waiting for the host to let you in…";
+        location.hash = `#/table/${encodeURIComponent(id)}`;
+      } catch (err) { note.textContent = err.message; }
+    } }, h("p", {}, `Playing as ${app.conn.player.name}.`), h("label", {}, "Buy-in ", buyIn),
+    h("button", { type: "submit", "data-testid": "ask-seat" }, "Ask for a seat"), note);
+  }
+  app.main.replaceChildren(h("section", { class: "join" }, h("h2", {}, "You are invited to a private game"),
+    h("p", { class: "muted" }, `Table ${id}: the host lets you in.`), body));
+}
+
+// -- the host's panel -----------------------------------------------------------------------
+
+/** Under the table's panel, for its host: the invite, requests and controls. */
+export function drawHost(app) {
+  const t = app.table;
+  const state = t && hosted.get(t.id);
+  const panel = app.main.querySelector(".table-screen .panel");
+  if (!state || !panel || !t.view || app.conn.player?.name !== state.host) return;
+  const note = h("p", { class: "error", "data-testid": "host-error" }, state.error || "");
+  const act = (action, fields = {}) => async () => {
+    try {
+      const r = await app.conn.request({ type: "host", table: t.id, action, ...fields });
+      state.error = "";
+      if (action === "approve" || action === "reject") state.requests = state.requests.filter((x) => x.player !== fields.player);
+      if (action === "pause" || action === "resume") state.paused = action === "pause";
+      if (action === "transfer") hosted.delete(t.id);
+      if (action === "blinds") state.blinds = r;
+    } catch (err) { state.error = err.message; }
+    app.draw();
+  };
+  panel.append(h("section", { class: "host-panel", "data-testid": "host-panel" },
+    h("h3", {}, "You host this game"),
+    inviteRow(t.id, state.invite),
+    requestsView(state, act),
+    h("div", { class: "host-row" },
+      state.paused
+        ? h("button", { type: "button", "data-testid": "host-resume", onclick: act("resume") }, "Resume")
+        : h("button", { type: "button", "data-testid": "host-pause", onclick: act("pause") }, "Pause after this hand"),
+      blindsForm(t, act)),
+    playersView(app, t, state, act),
+    botsView(t, act),
+    h("div", { class: "host-row" }, h("button", { type: "button", class: "danger", "data-testid": "host-close",
+      onclick: () => { if (confirm("Close the table? Everyone is cashed out.")) act("close")(); } }, "Close the table")),
+    note));
+}
+
+function inviteRow(table, invite) {
+  const link = inviteLink(table, invite);
+  const copied = h("span", { class: "muted", "aria-live": "polite" });
+  return h("div", { class: "host-invite" },
+    h("label", {}, "Invite link ", h("input", { readonly: true, value: link, "data-testid": "invite-link", onfocus: (e) => e.target.select() })),
+    h("button", { type: "button", "data-testid": "copy-invite", onclick: async () => {
+      try { await navigator.clipboard.writeText(link); copied.textContent = "copied"; } catch { copied.textContent = "select it and copy"; }
+    } }, "Copy"), copied);
+}
+
+function requestsView(state, act) {
+  if (!state.requests.length) return h("p", { class: "muted" }, "No one is asking for a seat.");
+  return h("ul", { class: "host-requests", "data-testid": "host-requests" }, state.requests.map((r) =>
+    h("li", { "data-player": r.player }, h("b", {}, r.player), ` asks for a seat with ${r.buy_in}`,
+      h("button", { type: "button", "data-testid": "approve", onclick: act("approve", { player: r.player }) }, "Let in"),
+      h("button", { type: "button", "data-testid": "reject", onclick: act("reject", { player: r.player }) }, "Say no"))));
+}
+
+function blindsForm(t, act) {
+  const cfg = t.summary || {};
+  const sb = h("input", { type: "number", min: 0, value: cfg.small_blind ?? 1, "aria-label": "small blind", "data-testid": "host-sb" });
+  const bb = h("input", { type: "number", min: 1, value: cfg.big_blind ?? 2, "aria-label": "big blind", "data-testid": "host-bb" });
+  return h("form", { class: "host-blinds", onsubmit: (e) => { e.preventDefault(); act("blinds", { small_blind: Number(sb.value), big_blind: Number(bb.value) })(); } },
+    "Blinds ", sb, "/", bb, h("button", { type: "submit", "data-testid": "host-set-blinds" }, "From next hand"));
+}
+
+function playersView(app, t, state, act) {
+  const bots = new Set((t.view.seats || []).filter((s) => /^bot\d+-/.test(s.name || "")).map((s) => s.seat));
+  const people = (t.view.seats || []).filter((s) => s.name && !bots.has(s.seat) && s.name !== state.host);
+  if (!people.length) return null;
+  return h("ul", { class: "host-players", "data-testid": "host-players" }, people.map((s) => {
+    const amount = h("input", { type: "number", step: 1, value: 100, "aria-label": `chips for ${s.name}`, "data-testid": "chips-amount" });
+    const chips = (sign) => act("chips", { player: s.name, amount: sign * Math.abs(Number(amount.value)) });
+    return h("li", { "data-player": s.name },
+      h("span", { class: "host-who" }, h("b", {}, s.name), h("span", { class: "muted" }, ` · ${s.stack}${s.sitting_out ? " · away" : ""}`)),
+      h("span", { class: "host-chips" }, "Chips ", amount,
+        h("button", { type: "button", "data-testid": "chips-add", title: "add chips, from the next hand", onclick: () => chips(1)() }, "+"),
+        h("button", { type: "button", "data-testid": "chips-take", title: "take chips away, from the next hand", onclick: () => chips(-1)() }, "−")),
+      h("span", { class: "host-moves" },
+        h("button", { type: "button", "data-testid": "host-away", disabled: s.sitting_out, onclick: act("away", { player: s.name }) }, "Away"),
+        h("button", { type: "button", "data-testid": "host-remove", onclick: act("remove", { player: s.name }) }, "Remove"),
+        h("button", { type: "button", "data-testid": "host-transfer", onclick: () => { if (confirm(`Make ${s.name} the host?`)) act("transfer", { player: s.name })(); } }, "Make host")));
+  }));
+}
+
+function botsView(t, act) {
+  const seats = t.view.seats || [];
+  const taken = new Set(seats.filter((s) => s.name).map((s) => s.seat));
+  const seatCount = t.summary ? t.summary.seats : seats.length;
+  const free = [...Array(seatCount).keys()].filter((n) => !taken.has(n));
+  const bots = seats.filter((s) => /^bot\d+-/.test(s.name || ""));
+  const seat = h("select", { "aria-label": "seat", "data-testid": "bot-seat" }, free.map((n) => h("option", { value: n }, `seat ${n + 1}`)));
+  const strategy = h("select", { "aria-label": "strategy", "data-testid": "bot-strategy" }, STRATEGIES.map((s) => h("option", { value: s }, s)));
+  return h("div", { class: "host-row host-bots" },
+    free.length ? h("form", { onsubmit: (e) => { e.preventDefault(); act("house_bot", { seat: Number(seat.value), strategy: strategy.value })(); } },
+      "House bot ", seat, strategy, h("button", { type: "submit", "data-testid": "bot-add" }, "Seat it")) : null,
+    bots.map((b) => h("button", { type: "button", "data-testid": "bot-remove", onclick: act("remove_bot", { seat: b.seat }) }, `Remove ${b.name}`)));
+}
