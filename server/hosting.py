@@ -265,10 +265,28 @@ class Hosting:
         async def record_host(record: HostRecord) -> None:
             host, action, player, details, at = record
             await self.store.record_host_action(db_id, host, action, player, details=details, at=at)
+            if action in ("transfer", "blinds"):  # what a process taking it over runs
+                await self._keep_host_change(db_id, action, player, details)
 
         runner.record_ledger = record
         runner.record_host = record_host
         await runner.run()
+
+    async def _keep_host_change(
+        self, db_id: int, action: str, player: int | None, details: dict[str, Any]
+    ) -> None:
+        """A private table's new host, or its blinds, in its stored configuration."""
+        stored = await self.store.table_config(db_id)
+        if action == "transfer" and "private" in stored:
+            stored["private"] = {**stored["private"], "host": player}
+        elif action == "blinds":
+            ante = details["ante"]
+            kind = stored.get("ante_kind", "none")
+            stored.update(
+                small_blind=details["small_blind"], big_blind=details["big_blind"], ante=ante,
+                ante_kind=("per_player" if kind == "none" else kind) if ante else "none",
+            )  # fmt: skip
+        await self.store.set_table_config(db_id, stored)
 
     async def create_for(
         self, creator: Player, address: str, m: protocol.CreateTable

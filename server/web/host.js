@@ -5,7 +5,7 @@
 
 import { KEYS } from "./connection.js";
 import { h } from "./dom.js";
-import { GAMES } from "./format.js";
+import { GAMES, lobbyGame, stakes } from "./format.js";
 
 const SEAT = (table) => `pokerroom.seat.${table}`;
 const INVITE = (table) => `pokerroom.invite.${table}`;
@@ -169,8 +169,15 @@ export function showJoin(app) {
     } }, h("p", {}, `Playing as ${app.conn.player.name}.`), h("label", {}, "Buy-in ", buyIn),
     h("button", { type: "submit", "data-testid": "ask-seat" }, "Ask for a seat"), note);
   }
-  app.main.replaceChildren(h("section", { class: "join" }, h("h2", {}, "You are invited to a private game"),
-    h("p", { class: "muted" }, `Table ${id}: the host lets you in.`), body));
+  const about = h("p", { class: "muted", "data-testid": "join-table" }, `Table ${id}: the host lets you in.`);
+  app.main.replaceChildren(h("section", { class: "join" }, h("h2", {}, "You are invited to a private game"), about, body));
+  // What the table plays, and its buy-ins (the invite lets anyone watch it).
+  app.conn.request({ type: "spectate", table: id, invite: code }).then((r) => {
+    const t = r.summary;
+    about.textContent = `${t.name}: ${lobbyGame(t)}, ${stakes(t)}, buy-in ${t.min_buy_in} to ${t.max_buy_in}. The host lets you in.`;
+    const box = body.querySelector("input[name=buy_in]");
+    if (box) Object.assign(box, { min: t.min_buy_in, max: t.max_buy_in });
+  }).catch((err) => { about.textContent = err.message; });
 }
 
 // -- the host's panel -----------------------------------------------------------------------

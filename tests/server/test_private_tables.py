@@ -338,6 +338,8 @@ async def test_the_host_passes_the_role_on(app: tuple[PokerServer, str]) -> None
         assert (await bob.host("pause"))["type"] == "host_done"
         runner = runner_of(server, table)
         assert runner.paused and runner.host == runner.seats[1].player.id
+        stored = await server.store.table_config(server.hosting.db_tables[table])
+        assert stored["private"]["host"] == runner.host  # a process taking it over knows
 
 
 async def test_close_cashes_everyone_out(app: tuple[PokerServer, str]) -> None:
@@ -391,6 +393,9 @@ async def test_every_control_is_recorded_with_who_and_when(app: tuple[PokerServe
         ]
         assert records[2].details == {"player": "bob", "amount": -20}
         assert records[3].details == {"small_blind": 2, "big_blind": 4, "ante": 1}
+        stored = await server.store.table_config(server.hosting.db_tables[table])
+        blinds = (stored["small_blind"], stored["big_blind"], stored["ante"], stored["ante_kind"])
+        assert blinds == (2, 4, 1, "per_player")
         assert all(r.at.tzinfo is not None or r.at.year > 2000 for r in records)
 
 

@@ -28,6 +28,7 @@ def host_a_game(page: Page) -> str:
     page.get_by_text("Host a private game").click()
     form = page.get_by_test_id("host-form")
     form.locator("input[name=name]").fill("Friday")
+    screenshot(page, "home-lobby")
     form.get_by_test_id("host-create").click()
     expect(page.get_by_test_id("host-panel")).to_be_visible()
     return page.get_by_test_id("invite-link").input_value()
@@ -38,6 +39,7 @@ def ask_for_a_seat(page: Page, link: str, name: str, buy_in: int) -> None:
     page.fill("input[name=name]", name)
     page.get_by_test_id("join-name").click()
     page.get_by_test_id("join-buy-in").fill(str(buy_in))
+    screenshot(page, "home-join")
     page.get_by_test_id("ask-seat").click()
     expect(page.get_by_test_id("table-error")).to_contain_text("Waiting for the host")
 
