@@ -27,23 +27,27 @@ class Decisions(HouseBots):
         key = (self.table.hand_number, seat, len(self.table.hand.log))
         occupant = self.seats[seat]
         if self._decision != key or self._resend == seat:
-            if self._decision != key:  # a new decision: its clock starts now
+            again = self._decision == key  # the same request, after a resume
+            if not again:  # a new decision: its clock starts now
                 self._decision = key
                 self._decision_started = self.clock()
                 self._decision_seq = self.seq
             self._resend = None
             if occupant.session is not None:
-                self._send_action_request(seat, occupant)
+                self._send_action_request(seat, occupant, again=again)
             if seat in self.house:
                 self._house_decides(seat, key)
         return self._time_left(occupant)
 
-    def _send_action_request(self, seat: int, occupant: Seat) -> None:
+    def _send_action_request(self, seat: int, occupant: Seat, *, again: bool = False) -> None:
+        """The request for ``seat``'s decision; sent ``again`` after a resume, it also says
+        how long the decision has run (a page reloaded mid-decision shows the time really
+        left, not a fresh clock)."""
         session = occupant.session
         assert session is not None
         menu = self.table.legal_actions(seat)
         assert menu is not None
-        request = {
+        request: dict[str, Any] = {
             "type": "action_request",
             "table": self.settings.table_id,
             "seq": self._decision_seq,
@@ -53,6 +57,8 @@ class Decisions(HouseBots):
             "decision_seconds": self.settings.decision_seconds,
             "time_bank_seconds": occupant.time_bank,
         }
+        if again:
+            request["elapsed_seconds"] = round(self.clock() - self._decision_started, 3)
         self._deliver(session, partial(session.send, protocol.dumps(request), urgent=True))
 
     def _time_left(self, occupant: Seat) -> float:

@@ -1017,7 +1017,9 @@ async def test_resume_sends_the_request_again_but_the_clock_runs_on(tmp_path: Pa
         await ws.send(json.dumps({"type": "resume", "table": "quick", "last_seq": request["seq"]}))
         assert (await until_type(ws, "resumed"))[1]["missed"] == []
         again = json.loads(await ws.recv())
+        elapsed = again.pop("elapsed_seconds")  # how long the decision has run
         assert again == request  # the same request, the same numbers
+        assert decision * 0.4 <= elapsed < decision
         timed_out = (await until_type(ws, "event"))[1]
         assert timed_out["event"]["type"] == "action_taken"
         assert timed_out["event"]["seat"] == request["seat"]
