@@ -5,8 +5,10 @@
 // and the table on screen, routes the address (#/, #/table/ID, #/hands, #/hand/ID) to the
 // screens, and applies the server's messages to the table's model.
 
+import { chimes, resetTitle, yourTurn } from "./alert.js";
 import { Connection, KEYS } from "./connection.js";
 import { drawHost, hostMessage, keepSeatTokens, seatHello, showJoin } from "./host.js";
+import { listenForKeys } from "./keys.js";
 import { showLobby } from "./lobby.js";
 import { TableModel } from "./model.js";
 import { closeStats } from "./stats.js";
@@ -25,7 +27,9 @@ class App {
     this.handsPage = 50; // hands listed at a time under My hands
     this.controlsKept = null; // our controls at the table, kept while the decision stands
     this.notice = null; // why the server refused who we said we are, for the lobby
+    this.chimes = chimes; // how many your-turn sounds played (muted ones are not)
     window.addEventListener("hashchange", () => this.route());
+    listenForKeys();
     keepSeatTokens(this); // home games: a seat's token, for coming back to it
     this.conn.open();
   }
@@ -63,6 +67,9 @@ class App {
         const r = await this.conn.request({ type: "resume", table: id, last_seq: since });
         this.table.setSnapshot(r);
         if (since && r.missed.length) this.table.line(`(reconnected: ${r.missed.length} events while away)`);
+        // A reload: the log, the blinds, the last actions and the last result, from the
+        // events the table keeps.
+        if (!since) this.table.restore(r.missed || []);
       } else {
         this.table.setSnapshot(await this.conn.request({ type: "spectate", table: id }));
       }
@@ -100,7 +107,10 @@ class App {
       case "action_request":
         t.request = m;
         t.view.to_act = m.seat;
-        t.requestAt = performance.now();
+        // Sent again after a resume (a reload), the request says how long the decision
+        // has run: the clock shows the time really left.
+        t.requestAt = performance.now() - 1000 * (m.elapsed_seconds || 0);
+        yourTurn(this, m);
         break;
       default:
         return;
@@ -120,7 +130,7 @@ class App {
       if (sameGame) this.table.summary = summary;
       for (const p of summary.players) {
         const s = this.table.seat(p.seat);
-        if (s) s.name = p.name;
+        if (s) this.table.named(p.seat, p.name);
       }
       this.draw();
     } catch { /* the next event tries again */ }
@@ -130,6 +140,7 @@ class App {
     const [, page, arg] = location.hash.split("/");
     clearInterval(this.clockTimer);
     closeStats();
+    resetTitle();
     if (this.viewer) { clearInterval(this.viewer.timer); this.viewer = null; }
     if (page === "table" && arg) return this.showTable(decodeURIComponent(arg));
     if (page === "join" && arg) return showJoin(this); // an invite link (host.js)

@@ -37,5 +37,5 @@ export function card(code, extra) {
   }
   const rank = code[0], suit = code[1];
   return h("span", { class: `card suit-${suit}${more}`, "data-card": code, title: `${RANKS[rank] || rank} of ${SUIT_NAMES[suit] || suit}` },
-    h("b", {}, RANKS[rank] || rank), h("span", { class: "suit" }, SUITS[suit] || suit));
+    h("b", { class: rank === "T" ? "ten" : null }, RANKS[rank] || rank), h("span", { class: "suit" }, SUITS[suit] || suit));
 }

@@ -17,6 +17,22 @@ export function describeAction(name, e) {
   }
 }
 
+/** A seat's label for its last action this street: "Check", "Call 200", "Raise to 900",
+ * "All in". */
+export function actionLabel(e) {
+  if (e.all_in && e.kind !== "fold") return "All in";
+  switch (e.kind) {
+    case "fold": return "Fold";
+    case "check": return "Check";
+    case "call": return `Call ${chips(e.increment)}`;
+    case "bet": return `Bet ${chips(e.street_total)}`;
+    case "raise": return `Raise to ${chips(e.street_total)}`;
+    case "bring_in": return `Bring in ${chips(e.increment)}`;
+    case "complete": return `Complete to ${chips(e.street_total)}`;
+    default: return e.kind;
+  }
+}
+
 export const BLIND_NAMES = { small_blind: "the small blind", big_blind: "the big blind", ante: "an ante",
   dead_blind: "a dead blind", straddle: "a straddle", blind: "a blind" };
 export const POT_NAME = (n) => (n === 0 ? "main pot" : `side pot ${n}`);

@@ -76,13 +76,17 @@ function tableList(app, tables) {
       h("td", {}, `${t.players.length}/${t.seats}${t.waiting.length ? ` (+${t.waiting.length} waiting)` : ""}`),
       h("td", {}, t.average_pot !== undefined ? chips(t.average_pot) : "–"),
       h("td", {}, t.hands_per_hour !== undefined ? chips(t.hands_per_hour) : "–"),
-      h("td", { class: "actions" }, sitForm(app, t), h("a", { class: "button", href: `#/table/${encodeURIComponent(t.id)}`, "data-testid": "watch" }, "Watch"))))));
+      h("td", { class: "actions" }, sitForm(app, t), h("button", { type: "button", "data-testid": "watch",
+        onclick: () => { location.hash = `#/table/${encodeURIComponent(t.id)}`; } }, "Watch"))))));
 }
+
+/** The buy-in offered: 100 big blinds (units), within the table's limits. */
+export const buyIn = (t) => Math.min(t.max_buy_in, Math.max(t.min_buy_in, 100 * (t.unit || t.big_blind)));
 
 function sitForm(app, t) {
   const full = t.players.length >= t.seats;
   const amount = h("input", { type: "number", name: "buy_in", min: t.min_buy_in, max: t.max_buy_in, step: 1,
-    value: Math.min(t.max_buy_in, Math.max(t.min_buy_in, 100 * (t.unit || t.big_blind))), "aria-label": "buy-in" });
+    value: buyIn(t), "aria-label": "buy-in" });
   return h("form", { class: "sit", onsubmit: async (e) => {
     e.preventDefault();
     const err = e.target.querySelector(".error");
@@ -139,7 +143,13 @@ function createForm(app) {
       try {
         const r = await app.conn.request({ type: "create_table", name: d.get("name"), ...what, ...stakes,
           seats: num("seats"), decision_seconds: num("decision_seconds") });
-        location.hash = `#/table/${encodeURIComponent(r.table.id)}`;
+        // Whoever creates a table sits at it, with the usual buy-in.
+        const id = r.table.id;
+        await app.openTable(id);
+        try {
+          await app.conn.request({ type: "sit", table: id, buy_in: buyIn(r.table), wait_for_big_blind: false });
+        } catch (err) { app.table.error = `You are watching: ${err.message}`; }
+        location.hash = `#/table/${encodeURIComponent(id)}`;
       } catch (err) { note.textContent = err.message; }
     } },
     f("name", "Name ", "My table", { required: true, maxlength: 64 }),

@@ -5,7 +5,7 @@
 // streets draw, and who opens each betting round. No DOM: tests/web/test_table_model.py
 // runs it in Node against the engine.
 
-import { BLIND_NAMES, POT_NAME, chips, describeAction, describeDraw, nameOf } from "./format.js";
+import { BLIND_NAMES, POT_NAME, actionLabel, chips, describeAction, describeDraw, nameOf } from "./format.js";
 
 /** No-limit hold'em's streets, for a server that names no game. */
 const HOLDEM = { key: "nlhe", deck: "standard", hands: ["high"], streets: [
@@ -50,6 +50,7 @@ export class TableModel {
     this.drawing = false;  // a draw is under way: everyone draws before anyone bets
     this.drawn = new Set(); // who has drawn this street
     this.onCards = false;  // this street's first to act is worked out from the up cards
+    this.lastAction = {};  // seat -> what they did last this street ("Check", "Raise to 900")
   }
 
   /** The game's definition: the summary's, else the one given, else hold'em's. */
@@ -92,7 +93,55 @@ export class TableModel {
   }
 
   seat(n) { return this.view && this.view.seats.find((s) => s.seat === n); }
+
+  /** Every chip in the middle and in front of the players, this street's bets too (as
+   * PokerStars' "Pot:"); 0 between hands. */
+  potTotal() {
+    const v = this.view;
+    if (!v || !v.hand_in_progress) return 0;
+    return v.seats.filter((s) => s.in_hand).reduce((sum, s) => sum + (s.hand_total || 0), 0);
+  }
+
+  /** After a reload or a resume from nothing (``resume`` with ``last_seq`` 0): what the
+   * view leaves out, rebuilt from the events the table still keeps (its last hands):
+   * the hand log, the blinds' seats and each seat's last action in the hand being
+   * played, and the last result. A model of its own replays them; the view stays the
+   * snapshot's. */
+  restore(missed) {
+    if (!missed.length) return;
+    const past = new TableModel(this.id);
+    past.summary = structuredClone(this.summary);
+    past.view = { ...structuredClone(this.view), hand_in_progress: false };
+    for (const s of past.view.seats) s.hand = s.hand || [];
+    for (const m of missed) {
+      if (m.event.type !== "hand_started") past.view.hand_number = m.hand_number;
+      past.apply(m.event);
+    }
+    // A player re-seated meanwhile (a house bot buying in again) was "seat 4" to the
+    // replay: the snapshot knows their name.
+    for (const s of this.view.seats) if (!s.unnamed) this.rename(past.log, s.seat, s.name);
+    this.log = [...this.log, ...past.log];
+    const sameHand = this.view.hand_in_progress && past.view.hand_number === this.view.hand_number;
+    if (sameHand) {
+      this.blinds = past.blinds;
+      this.lastAction = past.lastAction;
+      this.results = past.results;
+      this.shown = past.shown;
+    }
+    this.lastResults = past.lastResults || (!sameHand && past.results.length ? { hand: past.view.hand_number, results: past.results, shown: past.shown } : null);
+  }
   name(n) { const s = this.seat(n); return s ? s.name : `seat ${n + 1}`; }
+
+  /** A seat's name is known at last (the lobby's, after ``player_sat``): log lines that
+   * said "seat 4" for it meanwhile get the name. */
+  named(n, name) {
+    const s = this.seat(n);
+    if (!s || s.name === name) return;
+    const unnamed = s.unnamed;
+    s.name = name;
+    s.unnamed = false;
+    if (unnamed) this.rename(this.log, n, name);
+  }
 
   /** Our own seat, or null when we are watching. */
   mySeat() {
@@ -245,6 +294,7 @@ export class TableModel {
     if (spec.name) v.street = streetKey(spec.name);
     for (const s of v.seats) s.drew = null;
     this.drawn = new Set();
+    this.lastAction = {};
     this.drawing = !!spec.draw;
     this.onCards = ON_CARDS.has(spec.opener);
     // A draw comes first: the bets stay in front of the players until the betting opens.
@@ -255,6 +305,7 @@ export class TableModel {
    * and the first to act is left of the button (or, in stud, on the cards). */
   openBetting() {
     for (const s of this.view.seats) s.street_total = 0;
+    this.lastAction = {};
     this.owed = 0;
     this.acted = new Set();
     this.lastActor = this.order[this.order.length - 1];
@@ -279,7 +330,23 @@ export class TableModel {
     return { ...this.dead, [seat]: (this.dead[seat] || 0) + amount };
   }
 
-  line(text) { this.log.push({ hand: this.view.hand_number, text }); if (this.log.length > 400) this.log.shift(); }
+  /** A line of the hand log. A player who just sat has no name yet ("seat 4" until the
+   * lobby's list says it): the line remembers the seat, to be renamed (``named``). */
+  line(text) {
+    const seats = this.view.seats.filter((s) => s.unnamed && placeholder(s.seat).test(text)).map((s) => s.seat);
+    this.log.push({ hand: this.view.hand_number, text, ...(seats.length ? { seats } : {}) });
+    if (this.log.length > 400) this.log.shift();
+  }
+
+  /** Log lines naming seat ``n`` by its number get its name. */
+  rename(lines, n, name) {
+    for (const l of lines) {
+      if (l.seats && l.seats.includes(n)) {
+        l.text = l.text.replace(placeholder(n), name);
+        l.seats = l.seats.filter((x) => x !== n);
+      }
+    }
+  }
 
   /** Who acts next, from the rules. In a draw: the first player still in the hand, from
    * the left of the button, who has yet to draw. In a betting round: the next player
@@ -336,6 +403,9 @@ export class TableModel {
     return best;
   }
 }
+
+/** "seat 4" in a log line, as a player with no name yet is called (not "seat 40"). */
+const placeholder = (n) => new RegExp(`\\bseat ${n + 1}\\b`, "g");
 
 const compareKeys = (a, b) => {
   for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] || 0) !== (b[i] || 0)) return (a[i] || 0) - (b[i] || 0);
@@ -435,7 +505,7 @@ const ON = {
     if (this.mix) this.summary.mix = { ...this.mix, choosing: null };
     const g = this.summary && this.summary.game;
     const stakes = e.big_blind ? `blinds ${chips(e.small_blind)}/${chips(e.big_blind)}` : `${g ? g.name : "stakes"}`;
-    this.log.push({ hand: e.hand_number, text: `Hand #${e.hand_number}: ${stakes}${e.ante ? `, ante ${chips(e.ante)}` : ""}; ${this.name(e.button)} has the button` });
+    this.line(`Hand #${e.hand_number}: ${stakes}${e.ante ? `, ante ${chips(e.ante)}` : ""}; ${this.name(e.button)} has the button`);
   },
   forced_bet_posted(e, v, seat, who) {
     if (seat) Object.assign(seat, { street_total: e.street_total, hand_total: e.hand_total, stack: e.stack, all_in: e.all_in });
@@ -498,6 +568,7 @@ const ON = {
     if (e.kind === "bet" || e.kind === "raise" || e.kind === "complete") this.acted = new Set();
     this.acted.add(e.seat);
     this.lastActor = e.seat;
+    this.lastAction[e.seat] = actionLabel(e);
     this.line(describeAction(who, e));
   },
   board_dealt(e, v) {
@@ -544,10 +615,11 @@ const ON = {
       const st = this.seat(s);
       if (st) Object.assign(st, { stack, street_total: 0, hand_total: 0 });
     }
+    this.lastAction = {};
     this.request = null;
   },
   player_sat(e, v, seat) {
-    if (!seat) v.seats.push({ seat: e.seat, name: e.name || `seat ${e.seat + 1}`, stack: e.stack,
+    if (!seat) v.seats.push({ seat: e.seat, name: e.name || `seat ${e.seat + 1}`, unnamed: !e.name, stack: e.stack,
       in_hand: false, folded: false, all_in: false, street_total: 0, hand_total: 0,
       sitting_out: false, waiting_for_big_blind: e.waiting_for_big_blind, has_cards: false, cards: null,
       up_cards: [], hand: [], drew: null });

@@ -4,8 +4,11 @@
 // the cards to draw or dice to re-roll), the last results (split pots by half) and the
 // hand log. The viewer draws a stored hand with the same felt, results and log.
 
+import { muteButton, showTurn } from "./alert.js";
 import { card, h } from "./dom.js";
 import { POT_NAME, chips, gameName, halfName, nameOf, stakes } from "./format.js";
+import { KEY_HINTS } from "./keys.js";
+import { Motion } from "./motion.js";
 import { openPlayerStats, openTableStats } from "./stats.js";
 
 /** Draw table ``t`` (a TableModel) on the app's page; ``app`` gives the connection to act
@@ -19,7 +22,10 @@ export function drawTable(app, t) {
   const focused = document.activeElement; // before a kept name plate moves to the new felt
   if (!app.namePlates || app.namePlates.table !== t.id) app.namePlates = { table: t.id, kept: new Map() };
   // The table on screen when a plate is clicked: a mixed table's game may have changed.
-  const names = { kept: app.namePlates.kept, open: (name, seat) => openPlayerStats(app, app.table || t, name, seat) };
+  if (!app.motion || app.motion.table !== t.id) app.motion = new Motion(t.id);
+  app.motion.hand(t.view.hand_number);
+  const names = { kept: app.namePlates.kept, open: (name, seat) => openPlayerStats(app, app.table || t, name, seat),
+    sit: me ? null : (seat) => sitAt(app, t, seat), motion: app.motion };
   const room = h("div", { class: "room", "data-testid": "room" }, felt(t, me, names), gamePicker(app, t, me));
   const mixLine = t.mixLine();
   const panel = h("aside", { class: "panel" },
@@ -28,14 +34,32 @@ export function drawTable(app, t) {
     // A mixed table's line names the game already: here its stakes.
     t.summary ? h("p", { class: "game-line", "data-testid": "game" }, mixLine ? null : gameName(t.summary),
       h("span", { class: "muted" }, `${mixLine ? "" : " · "}${stakes(t.summary)}`)) : null,
-    statsButton(app),
+    h("div", { class: "table-tools" }, statsButton(app), muteButton(app)),
     t.error ? h("p", { class: "error", "data-testid": "table-error" }, t.error) : null,
     controlsFor(app, t, me), results(t), logView(t));
   app.main.replaceChildren(h("section", { class: "table-screen" }, room, panel));
   // A name plate or the stats button is kept, but moving it took the keyboard's focus away.
   const kept = [...names.kept.values(), app.statsButton];
   if (focused && focused.isConnected && focused !== document.activeElement && kept.includes(focused)) focused.focus();
+  app.motion.primed = true; // from now on, what appears is dealt or bet: it moves
+  showTurn(app, t);
   drawClock(app);
+}
+
+/** A click on an empty seat: sit there, with the lobby's buy-in (100 big blinds, within
+ * the table's limits). */
+async function sitAt(app, t, seat) {
+  const s = t.summary;
+  try {
+    if (!app.conn.player) throw new Error("say who you are in the lobby first");
+    const unit = s.unit || s.big_blind || 100;
+    const buyIn = Math.min(s.max_buy_in, Math.max(s.min_buy_in, 100 * unit));
+    const r = await app.conn.request({ type: "sit", table: t.id, seat, buy_in: buyIn, wait_for_big_blind: false });
+    t.error = r.type === "waiting" ? `the table is full: you are number ${r.position} on its waiting list` : null;
+  } catch (err) {
+    t.error = err.message;
+  }
+  app.draw();
 }
 
 /** The oval: the board, the pots and the hand number in the middle, the seats around.
@@ -43,12 +67,25 @@ export function drawTable(app, t) {
  * statistics (``names.open(name, seat)``), kept in ``names.kept`` across redraws; without
  * it, plain text (the hand viewer). */
 export function felt(t, me, names) {
-  return h("div", { class: "felt" }, center(t), seats(t, me, names));
+  return h("div", { class: "felt" }, center(t, names && names.motion), seats(t, me, names));
 }
 
-function center(t) {
+/** The pot: every chip bet in the hand, this street's too ("Pot: 1,250", as PokerStars
+ * has it), and when there are side pots, the main pot and each side pot as they stand
+ * from the streets already played. */
+function potLine(t) {
+  const total = t.potTotal();
+  const pots = t.view.pots;
+  if (!total) return h("div", { class: "pots", "data-testid": "pots" });
+  const cap = (n) => `${POT_NAME(n)[0].toUpperCase()}${POT_NAME(n).slice(1)}`;
+  return h("div", { class: "pots", "data-testid": "pots" },
+    h("span", { class: "pot-total", "data-testid": "pot-total" }, `Pot: ${chips(total)}`),
+    pots.length > 1 ? h("span", { class: "side-pots", "data-testid": "side-pots" },
+      pots.map((amount, n) => h("span", { class: "pot", "data-pot": n }, `${cap(n)}: ${chips(amount)}`))) : null);
+}
+
+function center(t, motion) {
   const v = t.view;
-  const pots = v.pots;
   const slots = Math.max(v.board.length, t.streets.reduce((n, st) => n + (st.board || 0), 0));
   const street = v.hand_in_progress && v.street ? `${v.street[0].toUpperCase()}${v.street.slice(1).replace(/_/g, " ")}` : "";
   // A mixed table names its game on the felt too: on a phone the panel is out of sight.
@@ -58,18 +95,20 @@ function center(t) {
   const mixed = t.mix ? h("div", { class: `felt-game${choosing ? " choosing" : ""}`, "data-testid": "felt-game" },
     choosing ? `${choosing.replace(/^you/, "You")}…` : gameName(t.summary)) : null;
   return h("div", { class: "center" },
-    h("div", { class: "board", "data-testid": "board" }, [...Array(slots).keys()].map((i) => v.board[i] ? card(v.board[i]) : h("span", { class: "card slot" }))),
-    h("div", { class: "pots", "data-testid": "pots" }, pots.map((amount, n) => h("span", { class: "pot", "data-pot": n }, `${POT_NAME(n)[0].toUpperCase()}${POT_NAME(n).slice(1)}: ${chips(amount)}`))),
+    h("div", { class: "board", "data-testid": "board" }, [...Array(slots).keys()].map((i) => v.board[i]
+      ? card(v.board[i], motion && motion.fresh(`board:${i}:${v.board[i]}`) ? "deal" : "") : h("span", { class: "card slot" }))),
+    potLine(t),
     choosing ? null : h("div", { class: "hand-number", "data-testid": "hand-number" }, v.hand_number ? `Hand #${v.hand_number}` : "Waiting for players"),
     street ? h("div", { class: "street", "data-testid": "street" }, street) : null, mixed);
 }
 
 /** A seat's cards in deal order: face down (a back), face up, or ours face down (drawn
  * face up but marked as down: only we see them); dice as dice. */
-function seatCards(t, s, n) {
+function seatCards(t, s, n, motion) {
   const hand = s.hand || [];
   const studLike = t.streets.some((st) => (st.hole || []).includes("up")) && !t.dice;
-  const cards = hand.map((c) => card(c.card, studLike ? (c.up ? "up" : "down") : ""));
+  const dealt = (c, i) => (motion && motion.fresh(`seat:${n}:${i}:${c.card || "?"}`) ? " deal" : "");
+  const cards = hand.map((c, i) => card(c.card, `${studLike ? (c.up ? "up" : "down") : ""}${dealt(c, i)}`));
   return h("div", { class: `cards${t.dice ? " dice" : ""}`, "data-testid": `cards-${n}`, "data-count": hand.length }, cards);
 }
 
@@ -107,7 +146,14 @@ function seats(t, me, names) {
     const x = 50 - 42 * Math.sin(angle), y = 50 + 40 * Math.cos(angle);
     const s = t.seat(n);
     const style = { left: `${x.toFixed(1)}%`, top: `${y.toFixed(1)}%` };
-    if (!s) { out.push(h("div", { class: "seat empty", style, "data-seat": n }, `Seat ${n + 1}`)); continue; }
+    if (!s) {
+      // Watching a live table, an empty seat is a button: sit there.
+      out.push(names && names.sit
+        ? h("button", { type: "button", class: "seat empty", style, "data-seat": n, "data-testid": `sit-${n}`,
+          title: `Sit in seat ${n + 1}`, onclick: () => names.sit(n) }, "Sit here")
+        : h("div", { class: "seat empty", style, "data-seat": n }, `Seat ${n + 1}`));
+      continue;
+    }
     const turn = v.hand_in_progress && v.to_act === n;
     const badges = [v.button === n ? h("span", { class: "badge dealer", title: "dealer button" }, "D") : null,
       t.blinds[n] && v.hand_in_progress ? h("span", { class: "badge blind" }, t.blinds[n]) : null];
@@ -115,14 +161,17 @@ function seats(t, me, names) {
     const drew = v.hand_in_progress && s.drew !== null && s.drew !== undefined && !s.folded
       ? h("span", { class: "drew", "data-testid": `drew-${n}` }, t.dice ? (s.drew ? `re-rolled ${s.drew}` : "kept all") : (s.drew ? `drew ${s.drew}` : "stood pat")) : null;
     const many = s.hand && s.hand.length > 4 ? " many" : "";
+    const lastAction = v.hand_in_progress && t.lastAction ? t.lastAction[n] : null;
     out.push(h("div", { class: `seat${turn ? " turn" : ""}${s.folded ? " folded" : ""}${me && me.seat === n ? " mine" : ""}${s.sitting_out ? " away" : ""}${many}`, style, "data-seat": n, "data-testid": `seat-${n}` },
-      showCards ? seatCards(t, s, n) : h("div", { class: "cards", "data-testid": `cards-${n}` }),
+      showCards ? seatCards(t, s, n, names && names.motion) : h("div", { class: "cards", "data-testid": `cards-${n}` }),
       drew,
       h("div", { class: "who" }, badges, namePlate(s, names)),
-      h("div", { class: "stack", "data-testid": `stack-${n}` }, chips(s.stack), s.all_in ? " all in" : ""),
+      h("div", { class: "stack", "data-testid": `stack-${n}` }, chips(s.stack), s.all_in && v.hand_in_progress ? " all in" : ""),
+      lastAction ? h("div", { class: `last-action ${lastAction.split(" ")[0].toLowerCase()}`, "data-testid": `action-${n}` }, lastAction) : null,
       s.sitting_out ? h("div", { class: "muted" }, "sitting out") : null,
       turn ? h("div", { class: "clock", "data-testid": "clock" }, h("i"), h("span")) : null,
-      s.street_total ? h("div", { class: "bet", "data-testid": `bet-${n}` }, chips(s.street_total)) : null));
+      s.street_total ? h("div", { class: `bet${names && names.motion && names.motion.fresh(`bet:${n}:${v.street}:${s.street_total}`) ? " chip-in" : ""}`,
+        "data-testid": `bet-${n}` }, chips(s.street_total)) : null));
   }
   return out;
 }
@@ -239,9 +288,9 @@ function controls(app, t, me) {
       drawPicker(t, me, m, (discard) => act("draw", undefined, discard)), seatButtons);
   }
   const buttons = [];
-  if (m.can_fold) buttons.push(h("button", { class: "fold", "data-testid": "fold", onclick: () => act("fold") }, "Fold"));
-  if (m.can_check) buttons.push(h("button", { "data-testid": "check", onclick: () => act("check") }, "Check"));
-  if (m.call > 0 && m.can_call !== false) buttons.push(h("button", { "data-testid": "call", onclick: () => act("call") }, `Call ${chips(m.call)}${m.call_is_all_in ? " (all in)" : ""}`));
+  if (m.can_fold) buttons.push(h("button", { class: "fold", "data-testid": "fold", title: KEY_HINTS.fold, onclick: () => act("fold") }, "Fold"));
+  if (m.can_check) buttons.push(h("button", { "data-testid": "check", title: KEY_HINTS.check, onclick: () => act("check") }, "Check"));
+  if (m.call > 0 && m.can_call !== false) buttons.push(h("button", { "data-testid": "call", title: KEY_HINTS.call, onclick: () => act("call") }, `Call ${chips(m.call)}${m.call_is_all_in ? " (all in)" : ""}`));
   if (m.can_bring_in) buttons.push(h("button", { "data-testid": "bring-in", onclick: () => act("bring_in") }, `Bring in for ${chips(m.bring_in)}`));
   const betting = t.summary && (t.summary.betting || (t.summary.game && t.summary.game.betting));
   const label = (n) => `${m.raise_kind === "bet" ? "Bet" : m.raise_kind === "complete" ? "Complete to" : "Raise to"} ${chips(n)}`;
@@ -249,14 +298,14 @@ function controls(app, t, me) {
   if (m.can_raise && (m.min_raise_to === m.max_raise_to || betting === "fixed-limit")) {
     // Fixed limit (or only all in): one size, no slider.
     const n = m.min_raise_to;
-    buttons.push(h("button", { class: "raise", "data-testid": "raise", onclick: () => act(m.raise_kind, n) },
+    buttons.push(h("button", { class: "raise", "data-testid": "raise", title: KEY_HINTS.raise, onclick: () => act(m.raise_kind, n) },
       `${label(n)}${m.raise_is_all_in_only ? " (all in)" : ""}`));
   } else if (m.can_raise) {
     const lo = m.min_raise_to, hi = m.max_raise_to;
     const potLimit = betting === "pot-limit";
     const slider = h("input", { type: "range", min: lo, max: hi, step: 1, value: lo, "data-testid": "raise-slider", "aria-label": "raise to" });
     const typed = h("input", { type: "number", min: lo, max: hi, step: 1, value: lo, "data-testid": "raise-amount", "aria-label": "amount" });
-    const go = h("button", { class: "raise", "data-testid": "raise" }, "");
+    const go = h("button", { class: "raise", "data-testid": "raise", title: KEY_HINTS.raise }, "");
     const set = (value) => {
       const n = Math.min(hi, Math.max(lo, Math.round(Number(value) || lo)));
       slider.value = typed.value = n;
@@ -271,9 +320,17 @@ function controls(app, t, me) {
     const pot = t.view.seats.reduce((sum, s) => sum + (s.hand_total || 0), 0);
     const mine = me.street_total;
     const potRaise = (part) => mine + m.call + Math.floor(part * (pot + m.call));
-    const preset = (text, value, id) => h("button", { type: "button", class: "preset", "data-testid": id, onclick: () => set(value) }, text);
+    const preset = (text, value, id, title) => h("button", { type: "button", class: "preset", "data-testid": id, title, onclick: () => set(value) }, text);
+    // Preflop, raises in big blinds' terms: 2.5 or 3 times the bet to call (the big
+    // blind when nobody has raised), as the sizes people open and 3-bet with.
+    const bb = t.summary ? t.summary.big_blind : 0;
+    const preflop = t.streetIndex === 0 && bb > 0 && m.raise_kind !== "complete";
+    const facing = Math.max(bb, ...t.view.seats.map((s) => s.street_total || 0));
+    const times = (k) => preset(`${k}x`, Math.round(k * facing), `x${k}`, `raise to ${k} times ${facing === bb ? "the big blind" : "the bet"}`);
     raise = h("div", { class: "raise-box" }, slider, typed,
-      h("div", { class: "presets" }, preset("½ pot", potRaise(0.5), "half-pot"),
+      h("div", { class: "presets" }, preset("Min", lo, "min-raise", "the smallest raise"),
+        preflop ? times(2.5) : null, preflop ? times(3) : null,
+        preset("½ pot", potRaise(0.5), "half-pot"),
         potLimit ? preset("Pot (max)", hi, "pot") : preset("Pot", potRaise(1), "pot"),
         potLimit ? null : preset("All in", hi, "all-in")), go);
     set(lo);

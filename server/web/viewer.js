@@ -3,7 +3,7 @@
 // felt.
 
 import { card, h } from "./dom.js";
-import { chips, gameName, stakes } from "./format.js";
+import { POT_NAME, chips, gameName, stakes } from "./format.js";
 import { TableModel } from "./model.js";
 import { felt, logView, results } from "./table.js";
 
@@ -14,14 +14,17 @@ export async function showHands(app) {
   const rows = h("tbody");
   const more = h("button", { "data-testid": "more-hands" }, "Older hands");
   const page = async (before) => {
-    const r = await app.conn.request({ type: "hands", limit: app.handsPage, ...(before ? { before } : {}) });
+    // One more than a page: whether there are older hands to offer.
+    const r = await app.conn.request({ type: "hands", limit: app.handsPage + 1, ...(before ? { before } : {}) });
+    const older = r.hands.length > app.handsPage;
+    r.hands = r.hands.slice(0, app.handsPage);
     rows.append(...r.hands.map((x) => h("tr", { "data-hand": x.id },
       h("td", {}, `#${x.hand_number}`), h("td", {}, x.table), h("td", {}, new Date(x.started_at).toLocaleString()),
       h("td", {}, x.board.map((c) => card(c, "small"))), h("td", {}, chips(x.pot)),
       h("td", { class: x.net > 0 ? "won" : x.net < 0 ? "lost" : "" }, `${x.net > 0 ? "+" : ""}${chips(x.net)}`),
       h("td", {}, h("a", { class: "button", href: `#/hand/${x.id}`, "data-testid": "replay" }, "Replay")))));
-    // A full page may have more behind it: hands come newest first, ids falling.
-    more.hidden = r.hands.length < app.handsPage;
+    // Hands come newest first, ids falling.
+    more.hidden = !older;
     more.onclick = () => page(r.hands[r.hands.length - 1].id).catch((err) => { more.textContent = err.message; });
     return r.hands.length;
   };
@@ -80,6 +83,43 @@ function drawViewer(app) {
         h("button", { "data-testid": "play", onclick: play }, app.viewer.timer ? "Pause" : "▶ Play"),
         h("button", { "data-testid": "next", onclick: () => go(step + 1), disabled: step >= total - 1 }, "Next ▶"),
         h("span", { "data-testid": "step" }, `${step + 1} / ${total}`)),
+      h("div", { class: "chapters", "data-testid": "chapters" }, chapters(hand).map(([label, at, id]) =>
+        h("button", { type: "button", "data-testid": `jump-${id}`, "aria-current": at === step ? "step" : null, onclick: () => go(at) }, label))),
+      summary(t, hand),
       h("div", { class: "downloads" }, download("phh", hand.phh, "phh"), download("pokerstars", hand.pokerstars, "txt")),
       results(t), logView(t))));
+}
+
+const DEALS = new Set(["hole_cards_dealt", "up_cards_dealt", "board_dealt", "forced_bet_posted"]);
+const title = (street) => `${street[0].toUpperCase()}${street.slice(1).replace(/_/g, " ")}`;
+
+/** Where each street starts, to jump to: its cards dealt, before anyone acts (the first
+ * street once every card is out; a draw with its first draw), and the result at the end:
+ * ``[label, step, id]``. */
+function chapters(hand) {
+  const out = [], seen = new Set(), events = hand.events;
+  events.forEach((e, i) => {
+    if (!e.street || seen.has(e.street)) return;
+    seen.add(e.street);
+    let at = e.type === "action_taken" ? i - 1 : i;
+    while (at + 1 < events.length && DEALS.has(events[at + 1].type) && events[at + 1].type !== "forced_bet_posted") at += 1;
+    out.push([title(e.street), Math.max(0, at), e.street]);
+  });
+  const awarded = events.findIndex((e) => e.type === "pot_awarded");
+  if (awarded >= 0) out.push(["Result", events.length - 1, "result"]);
+  return out;
+}
+
+/** The hand in a line or two, whatever the step: who won which pot with what, and the
+ * pot, so the end is known before stepping to it. */
+function summary(t, hand) {
+  const awards = hand.events.filter((e) => e.type === "pot_awarded");
+  if (!awards.length) return null;
+  const pot = awards.reduce((sum, e) => sum + e.amount, 0);
+  const name = (seat) => (hand.players.find((p) => p.seat === seat) || { name: `seat ${seat + 1}` }).name;
+  return h("div", { class: "viewer-summary", "data-testid": "viewer-summary" },
+    h("b", {}, `Pot ${chips(pot)}`),
+    awards.map((e) => h("div", {}, e.shares.map(([s, n]) => `${name(s)} wins ${chips(n)}`).join(", "),
+      awards.length > 1 ? ` (${POT_NAME(e.pot)}${e.half ? `, ${e.half}` : ""})` : "",
+      e.description ? ` with ${e.description}` : "")));
 }

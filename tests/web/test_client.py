@@ -324,7 +324,7 @@ def test_a_stored_hand_opens_in_the_viewer_and_steps_through(
     assert mine.count() == 2
     # Every player called the big blind (calling stations, and we check or call).
     called = len(page.locator("[data-testid^=cards-]:has([data-card])").all())
-    expect(page.get_by_test_id("pots")).to_have_text(f"Main pot: {100 * called:,}")
+    expect(page.get_by_test_id("pot-total")).to_have_text(f"Pot: {100 * called:,}")
     screenshot(page, "viewer")
     at_flop = int(step.inner_text().split(" / ")[0])
     viewer.get_by_test_id("prev").click()

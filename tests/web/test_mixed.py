@@ -51,10 +51,10 @@ def create(page: Page, mix: str, table: str, **fields: str) -> Locator:
 
 
 def sit_and_fill(page: Page, live: LiveServer, table: str, bots: int) -> int:
-    """Sit at ``table`` from the lobby, then seat ``bots`` steady house bots in the other
-    seats; returns our seat."""
+    """Back at ``table`` from the lobby (its creator sits there already), then seat ``bots``
+    steady house bots in the other seats; returns our seat."""
     page.get_by_role("link", name="Lobby", exact=True).click()
-    page.locator(f"tr[data-table={table}]").get_by_test_id("sit").click()
+    page.locator(f"tr[data-table={table}]").get_by_test_id("watch").click()
     expect(page.get_by_test_id("room")).to_be_visible()
     page.wait_for_function("() => window.pokerroom.table?.mySeat()")
     me = int(page.evaluate("() => window.pokerroom.table.mySeat().seat"))
