@@ -86,9 +86,9 @@ class Lobby:
                 session.delays[m.table] = (m.delay_hands, m.delay_seconds)
                 # Hands already over before watching began are history, not delayed.
                 session.hands_ended[m.table] = runner.finished_through
-            snapshot = await runner.request(
-                "spectate", session, invite=m.invite, player=session.player
-            )
+            # Who may watch a private table is the table's to say (its invite).
+            private = {"invite": m.invite, "player": session.player} if runner.private else {}
+            snapshot = await runner.request("spectate", session, **private)
         if m.table not in session.delays:
             return snapshot
         reply = {**snapshot, **({"re": m.id} if m.id is not None else {})}
