@@ -122,6 +122,8 @@ def test_a_home_game_from_the_invite_to_a_reload(
     screenshots_of_the_host(live, hana, table)
 
     reload_keeps_the_seat(live, bob, table, seats["bob"])
+    hana.reload()  # the host's panel comes back with the page
+    expect(hana.get_by_test_id("invite-link")).to_have_value(link)
 
 
 def screenshots_of_the_host(live: LiveServer, hana: Page, table: TableRunner) -> None:
