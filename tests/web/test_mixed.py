@@ -42,7 +42,7 @@ def create(page: Page, mix: str, table: str, **fields: str) -> Locator:
     """Fill the lobby's form for a table of ``mix`` ("horse", "choice"); returns the form,
     for the caller to look at and submit."""
     page.get_by_text("Create a table").click()
-    form = page.locator(".create form")
+    form = page.locator(".create:not(.host-create) form")  # not the private game's form
     form.get_by_test_id("game-choice").select_option(f"mix:{mix}")
     form.locator("input[name=name]").fill(table)
     for name, value in fields.items():
