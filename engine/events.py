@@ -25,12 +25,17 @@ from engine.cards import Card
 __all__ = [
     "ActionTaken",
     "BoardDealt",
+    "BoardDealtOnBoard",
+    "BombPotStarted",
+    "BountyPaid",
     "CardsDrawn",
     "CardsMucked",
+    "CardsRevealed",
     "CardsShown",
     "Event",
     "ForcedBetPosted",
     "HandEnded",
+    "HandEndedOnBoards",
     "HandStarted",
     "HoleCardsDealt",
     "PlayerSat",
@@ -38,10 +43,14 @@ __all__ = [
     "PlayerSatOut",
     "PlayerStood",
     "PotAwarded",
+    "PotAwardedOnBoard",
+    "RabbitHunted",
     "RunItTwiceAnswered",
     "Street",
     "UncalledBetReturned",
     "UpCardsDealt",
+    "board_index",
+    "boards_of",
     "redact",
 ]
 
@@ -74,11 +83,6 @@ class HandStarted:
     big_blind: int
     ante: int
     big_blind_seat: int
-    bomb_pot: bool = False
-    """Everyone dealt in antes the bomb (``ante``) and there is no betting before the flop
-    (docs/rules.md O3)."""
-    boards: int = 1
-    """Boards dealt: 2 in a double-board bomb pot (O4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,13 +154,11 @@ class ActionTaken:
 class BoardDealt:
     """Community cards: ``cards`` are new this street, ``board`` is all of them so far
     (in stud, the common card dealt when the deck cannot give everyone a seventh card).
-    With two boards each street deals the first board's cards, then the second's."""
+    A hand of two boards deals :class:`BoardDealtOnBoard` instead."""
 
     street: IntEnum
     cards: tuple[Card, ...]
     board: tuple[Card, ...]
-    board_index: int = 0
-    """Which board, from 0, where a hand has more than one (docs/rules.md O4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +182,7 @@ class CardsShown:
 @dataclass(frozen=True, slots=True)
 class RunItTwiceAnswered:
     """A player answered whether to run the rest of the board twice (docs/rules.md O5).
-    When everyone agrees, the second run's ``BoardDealt`` events have ``board_index`` 1."""
+    When everyone agrees, the runs are dealt as :class:`BoardDealtOnBoard` events."""
 
     seat: int
     agree: bool
@@ -213,9 +215,39 @@ class PotAwarded:
     rank: int
     description: str
     half: str | None = None
-    board_index: int = 0
-    """With two boards each pot is split between them, the odd chip to the first
-    (docs/rules.md O4): which board's share this is."""
+
+
+@dataclass(frozen=True, slots=True)
+class BountyPaid:
+    """The 7-2 bounty (docs/rules.md O6): ``seat`` won the whole hand holding a 7 and a 2
+    and showed them; every other player dealt in paid ``bounty`` (or what they had):
+    ``payers`` pairs each with what they paid, ``amount`` is the total, ``stack`` the
+    winner's stack after it."""
+
+    seat: int
+    bounty: int
+    payers: tuple[tuple[int, int], ...]
+    amount: int
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardsRevealed:
+    """After the hand, a player showed some or all of their hole cards, as they chose
+    (docs/rules.md O8): public, like cards shown at showdown."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RabbitHunted:
+    """After a hand that ended before the river: the board cards that would have come
+    next from the same deck (docs/rules.md O7). The hand's result is unchanged."""
+
+    cards: tuple[Card, ...]
+    board: tuple[Card, ...]
+    """The whole board as it would have been."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,8 +257,6 @@ class HandEnded:
     hand_number: int
     stacks: tuple[tuple[int, int], ...]
     board: tuple[Card, ...]
-    boards: tuple[tuple[Card, ...], ...] = ()
-    """Every board, where the hand had more than one (``board`` is the first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +293,59 @@ class PlayerSatIn:
     waiting_for_big_blind: bool
 
 
+# -- the table options' shapes: subclasses, so that a hand without them keeps its events'
+# shapes (and a consumer that knows only the base class still reads them) --------------
+
+
+@dataclass(frozen=True, slots=True)
+class BombPotStarted(HandStarted):
+    """A bomb pot begins (docs/rules.md O3): everyone dealt in antes the bomb (``ante``),
+    nobody posts a blind, and the flop comes at once; ``boards`` is 2 in a double-board
+    bomb pot (O4)."""
+
+    boards: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDealtOnBoard(BoardDealt):
+    """Board cards in a hand of two boards (O4) or run twice (O5): ``board_index`` says
+    which board or run, from 0. Each street deals the first board's cards, then the
+    second's; a hand run twice deals the first run's streets, then the second's, and the
+    second's ``board`` holds the cards dealt before the runs too."""
+
+    board_index: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PotAwardedOnBoard(PotAwarded):
+    """A pot's share on one of two boards or runs (O4, O5): each pot is split in half
+    between them, the odd chip to the first (``board_index`` 0)."""
+
+    board_index: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HandEndedOnBoards(HandEnded):
+    """The end of a hand of two boards or run twice: ``boards`` has each (``board`` is
+    the first)."""
+
+    boards: tuple[tuple[Card, ...], ...] = ()
+
+
+def board_index(event: BoardDealt | PotAwarded) -> int:
+    """Which board or run an event is of: 0 but for the second of two (O4, O5).
+
+    >>> board_index(BoardDealtOnBoard(Street.FLOP, (), (), 1))
+    1
+    """
+    return event.board_index if isinstance(event, BoardDealtOnBoard | PotAwardedOnBoard) else 0
+
+
+def boards_of(event: HandEnded) -> tuple[tuple[Card, ...], ...]:
+    """Every board a hand ended with: one, or two (O4, O5)."""
+    return event.boards if isinstance(event, HandEndedOnBoards) else (event.board,)
+
+
 Event = (
     HandStarted
     | ForcedBetPosted
@@ -276,7 +359,10 @@ Event = (
     | CardsMucked
     | RunItTwiceAnswered
     | PotAwarded
+    | BountyPaid
     | HandEnded
+    | CardsRevealed
+    | RabbitHunted
     | PlayerSat
     | PlayerStood
     | PlayerSatOut

@@ -26,6 +26,7 @@ from enum import Enum, IntEnum
 from typing import Any, Final, Literal
 
 from engine import ranking
+from engine.cards import Rank
 from engine.deck import (
     DICE,
     KUHN,
@@ -246,6 +247,13 @@ class Game:
         blinds whose board comes after the first betting round, without draws or up
         cards (hold'em, Omaha, short deck)."""
         return self.blinds and self.runs_twice
+
+    @property
+    def seven_deuce(self) -> bool:
+        """Whether a table of this game can pay the 7-2 bounty (docs/rules.md O6): two
+        hole cards, from a deck with sevens and deuces (hold'em, with or without jokers)."""
+        ranks = {c.rank for c in self.deck.cards}
+        return self.hole_cards == 2 and Rank.SEVEN in ranks and Rank.TWO in ranks
 
     @property
     def runs_twice(self) -> bool:

@@ -40,20 +40,26 @@ from engine.actions import (
     Fold,
     RunItTwice,
 )
-from engine.cards import Card
+from engine.cards import Card, Rank
 from engine.dealing import Dealer
 from engine.deck import Deck
 from engine.errors import IllegalActionError, InvalidActionError, InvalidConfigError
 from engine.events import (
     ActionTaken,
     BoardDealt,
+    BoardDealtOnBoard,
+    BombPotStarted,
+    BountyPaid,
     CardsDrawn,
+    CardsRevealed,
     Event,
     ForcedBetPosted,
     HandEnded,
+    HandEndedOnBoards,
     HandStarted,
     HoleCardsDealt,
     PotAwarded,
+    RabbitHunted,
     RunItTwiceAnswered,
     UncalledBetReturned,
     UpCardsDealt,
@@ -63,6 +69,11 @@ from engine.pots import Pot, build_pots
 from engine.ranking import showing_high, showing_low
 
 __all__ = ["Hand", "HandSetup"]
+
+
+def _text(cards: Sequence[Card]) -> str:
+    return " ".join(map(str, cards))
+
 
 _ACTIONS = frozenset((Fold, CheckOrCall, BetOrRaiseTo, BringIn, Draw, RunItTwice))
 # Bound once: looking an enum's member up on its class costs a call each time.
@@ -132,6 +143,9 @@ class HandSetup:
     run_it_twice: bool = False
     """Offer to run it twice (docs/rules.md O5): when the players still in are all in
     before the river, each is asked (a :class:`engine.actions.RunItTwice`)."""
+    seven_deuce: int = 0
+    """The 7-2 bounty (docs/rules.md O6): whoever wins the whole hand holding a 7 and a 2
+    and shows them gets this much from every other player dealt in."""
 
     def __post_init__(self) -> None:
         n = len(self.seats)
@@ -149,7 +163,7 @@ class HandSetup:
             object.__setattr__(self, "dead_blinds", (0,) * n)
         per_player = (self.stacks, self.blinds, self.antes, self.dead_blinds)
         stakes: tuple[int, ...] = (self.small_blind, self.big_blind, self.min_bet)
-        stakes += (self.bring_in, self.small_bet, self.big_bet, self.straddle)
+        stakes += (self.bring_in, self.small_bet, self.big_bet, self.straddle, self.seven_deuce)
         every = (*self.stacks, *self.blinds, *self.antes, *self.dead_blinds, *stakes)
         # One check of every amount: a hand is set up for every hand a table deals.
         lengths = {len(self.stacks), len(self.blinds), len(self.antes), len(self.dead_blinds)}
@@ -180,15 +194,10 @@ class HandSetup:
             )
         if self.button is None:
             object.__setattr__(self, "button", self.seats[-1])
-        if self.straddle:
-            self._check_straddle()
-        if self.bomb_pot or self.boards != 1:
-            self._check_bomb_pot()
-        if self.run_it_twice and not self.game.runs_twice:
-            raise InvalidConfigError(
-                f"{self.game.name} cannot be run twice: its streets after the first deal "
-                f"more than board cards"
-            )
+        # The table options: one test when none is on (a hand is set up for every hand).
+        on = self.straddle or self.bomb_pot or self.run_it_twice or self.seven_deuce
+        if on or self.boards != 1:
+            self._check_options()
 
     def _check_bomb_pot(self) -> None:
         game, n = self.game, len(self.seats)
@@ -202,14 +211,30 @@ class HandSetup:
         if self.boards not in (1, 2):
             raise InvalidConfigError(f"a hand has 1 or 2 boards, got {self.boards!r}")
         if self.boards == 2:
-            if not game.bomb_pots:
-                raise InvalidConfigError(f"{game.name} has no board to deal twice")
+            if not self.bomb_pot:
+                raise InvalidConfigError("two boards are dealt in a bomb pot (bomb_pot=True)")
             needed = n * game.hole_cards + 2 * game.board_cards
             if needed > len(game.deck.cards):
                 raise InvalidConfigError(
                     f"two boards and {n} hands of {game.name} need {needed} cards; "
                     f"the deck has {len(game.deck.cards)}"
                 )
+
+    def _check_options(self) -> None:
+        """The table options (docs/rules.md, "Table options") fit the game and each other."""
+        if self.straddle:
+            self._check_straddle()
+        if self.bomb_pot or self.boards != 1:
+            self._check_bomb_pot()
+        if self.run_it_twice and not self.game.runs_twice:
+            raise InvalidConfigError(
+                f"{self.game.name} cannot be run twice: its streets after the first deal "
+                f"more than board cards"
+            )
+        if self.seven_deuce and not self.game.seven_deuce:
+            raise InvalidConfigError(
+                f"{self.game.name} has no 7-2 bounty: it is for games of two hole cards"
+            )
 
     def _check_straddle(self) -> None:
         game = self.game
@@ -234,7 +259,9 @@ class HandSetup:
         ):
             if len(values) != n or set(map(type, values)) != {int} or min(values) < 0:
                 raise InvalidConfigError(f"{name} must be {n} non-negative ints, got {values!r}")
-        names = "small_blind, big_blind, min_bet, bring_in, small_bet, big_bet, straddle"
+        names = (
+            "small_blind, big_blind, min_bet, bring_in, small_bet, big_bet, straddle, seven_deuce"
+        )
         raise InvalidConfigError(f"{names} must be non-negative ints, got {stakes!r}")
 
 
@@ -280,6 +307,7 @@ class Hand:
         "bets",
         "board",
         "boards",
+        "bounty_paid",
         "bring_in_due",
         "capped",
         "choosing",
@@ -301,6 +329,7 @@ class Hand:
         "opener",
         "position",
         "raises",
+        "revealed",
         "runs",
         "seats",
         "setup",
@@ -345,14 +374,7 @@ class Hand:
         # Which hole cards lie face up, by position (stud; open dice); None: none ever do.
         self.up: list[tuple[bool, ...]] | None = [()] * n if game.up_cards else None
         self.board: list[Card] = []
-        # Running it twice (O5): the positions yet to answer while the table asks (None
-        # otherwise), and the runs decided (0: not asked).
-        self.choosing: list[int] | None = None
-        self.runs = 0
-        # Every board where there are more than one (O4), the first being ``board``.
-        self.boards: list[list[Card]] | None = None
-        if setup.boards > 1:
-            self.boards = [self.board, *([] for _ in range(setup.boards - 1))]
+        self._init_options(setup)
         self.street_index = 0
         self.street: IntEnum = game.streets_played[0]  # a member of the game's street enum
         self.drawing = False  # the street's draw is under way: only Draw is legal
@@ -378,6 +400,19 @@ class Hand:
         self._spec: StreetSpec = game.streets[0]
         self._common = False  # stud: a common card replaced the last round of hole cards
         self._keeps_discards = game.draws and not game.deck.dice  # a reshuffle may need them
+
+    def _init_options(self, setup: HandSetup) -> None:
+        """The state of the table options (docs/rules.md, "Table options")."""
+        # Running it twice (O5): the positions yet to answer while the table asks (None
+        # otherwise), and the runs decided (0: not asked).
+        self.choosing: list[int] | None = None
+        self.runs = 0
+        self.bounty_paid = False  # the 7-2 bounty (O6)
+        self.revealed: dict[int, tuple[Card, ...]] = {}  # cards shown after the hand (O8)
+        # Every board where there are more than one (O4), the first being ``board``.
+        self.boards: list[list[Card]] | None = None
+        if setup.boards > 1:
+            self.boards = [self.board, *([] for _ in range(setup.boards - 1))]
 
     def _new_betting_round(self) -> None:
         n = self.n
@@ -527,19 +562,14 @@ class Hand:
             opener = s.big_blind_position
         else:
             opener = blind_order[-1][1] if blind_order else self.n - 1
+        # HandStarted's fields in order: hand_number, button, seats, stacks, small_blind,
+        # big_blind, ante, big_blind_seat; a bomb pot says so (O3), with its boards.
+        started = (
+            s.hand_number, s.button if s.button is not None else s.seats[-1], s.seats,
+            s.stacks, s.small_blind, s.big_blind, max(s.antes), s.seats[opener],
+        )  # fmt: skip
         events: list[Event] = [
-            HandStarted(
-                hand_number=s.hand_number,
-                button=s.button if s.button is not None else s.seats[-1],
-                seats=s.seats,
-                stacks=s.stacks,
-                small_blind=s.small_blind,
-                big_blind=s.big_blind,
-                ante=max(s.antes),
-                big_blind_seat=s.seats[opener],
-                bomb_pot=s.bomb_pot,
-                boards=s.boards,
-            )
+            BombPotStarted(*started, boards=s.boards) if s.bomb_pot else HandStarted(*started)
         ]
         if not s.big_blind_ante and any(s.antes):
             self._post_antes(events)
@@ -720,7 +750,7 @@ class Hand:
                 self._spec = streets[index]
                 cards = self._take(self._spec.board)
                 board.extend(cards)
-                events.append(BoardDealt(self.street, cards, tuple(board), run))
+                events.append(BoardDealtOnBoard(self.street, cards, tuple(board), run))
         self.to_act = -1
         showdown.settle(self, events, live)
 
@@ -980,7 +1010,7 @@ class Hand:
             for i, board in enumerate(self.boards):  # the first board's cards, then the next
                 cards = self._take(count)
                 board.extend(cards)
-                events.append(BoardDealt(self.street, cards, tuple(board), i))
+                events.append(BoardDealtOnBoard(self.street, cards, tuple(board), i))
             return
         new = self._take(count)
         self.board += new
@@ -1076,6 +1106,87 @@ class Hand:
         )
         self.end(events)
 
+    # -- after the hand: cards shown, the 7-2 bounty, the rabbit ------------------------
+
+    def show(self, seat: int, cards: Sequence[Card], *, away: Collection[int] = ()) -> list[Event]:
+        """After the hand, ``seat`` shows some or all of their hole cards (docs/rules.md
+        O8): a public :class:`CardsRevealed`. If that shows the 7-2 that won the whole
+        hand, the bounty is paid (O6), by everyone dealt in but the seats in ``away``
+        (players who have left the table since).
+
+        Raises :class:`IllegalActionError`, changing nothing, before the hand is over, for
+        a seat not dealt in, or cards not the player's or already shown.
+        """
+        p = self.position.get(seat, -1)
+        if not self.is_over:
+            raise IllegalActionError("cards are shown after the hand, not during it")
+        if p < 0:
+            raise IllegalActionError(f"seat {seat} was not dealt in")
+        hole, before = self.holes[p], self.revealed.get(p, ())
+        shown = tuple(cards)
+        if p in self.unknown or not shown:
+            raise IllegalActionError(f"seat {seat} cannot show {_text(shown)!r}")
+        left = [] if p in self.shown else list(hole)  # dice may repeat: count them
+        for card in before:
+            left.remove(card)
+        for card in shown:
+            if card not in hole:
+                raise IllegalActionError(f"seat {seat} does not hold {str(card)!r}")
+            if card not in left:
+                raise IllegalActionError(f"seat {seat} has shown {str(card)!r} already")
+            left.remove(card)
+        self.revealed[p] = before + shown
+        events: list[Event] = [CardsRevealed(seat, shown)]
+        if self._won_with_seven_deuce(p, self.revealed[p], self.log):
+            self._pay_bounty(events, p, away)
+        self.log.extend(events)
+        return events
+
+    def _won_with_seven_deuce(self, p: int, shown: Sequence[Card], awards: Sequence[Event]) -> bool:
+        """O6: the bounty is on, not yet paid, ``p`` won every chip awarded (``awards``:
+        the hand's events), and the cards ``p`` showed are a 7 and a 2."""
+        if not self.setup.seven_deuce or self.bounty_paid:
+            return False
+        ranks = {c.rank for c in shown}
+        if Rank.SEVEN not in ranks or Rank.TWO not in ranks:
+            return False
+        seat = self.seats[p]
+        shares = [s for e in awards if isinstance(e, PotAwarded) for s in e.shares if s[1]]
+        return bool(shares) and all(winner == seat for winner, _ in shares)
+
+    def _pay_bounty(self, events: list[Event], p: int, away: Collection[int]) -> None:
+        bounty = self.setup.seven_deuce
+        payers = []
+        for q in range(self.n):
+            if q != p and self.seats[q] not in away:
+                paid = min(bounty, self.stacks[q])
+                self.stacks[q] -= paid
+                payers.append((self.seats[q], paid))
+        total = sum(paid for _, paid in payers)
+        self.stacks[p] += total
+        self.bounty_paid = True
+        events.append(BountyPaid(self.seats[p], bounty, tuple(payers), total, self.stacks[p]))
+
+    def rabbit_cards(self) -> tuple[Card, ...]:
+        """The board cards that would have come had the hand gone on (docs/rules.md O7):
+        the next cards of the same deck, as the engine deals them (no burn cards). Empty
+        during the hand, once the board is complete, with two boards, and in games
+        whose later streets deal more than board cards. The result stands."""
+        if not self.is_over or self.boards is not None or not self.game.runs_twice:
+            return ()
+        missing = self.game.board_cards - len(self.board)
+        return self._cards[self._next : self._next + missing] if missing > 0 else ()
+
+    def hunt_rabbit(self) -> list[Event]:
+        """Record :meth:`rabbit_cards` in the hand, as a public :class:`RabbitHunted`
+        (nothing if there are none); the hand's result is unchanged."""
+        cards = self.rabbit_cards()
+        if not cards:
+            return []
+        events: list[Event] = [RabbitHunted(cards, (*self.board, *cards))]
+        self.log.extend(events)
+        return events
+
     def first_to_show(self, live: Sequence[int]) -> int:
         """The last player to bet or raise on the final betting round, else the player who
         would have acted first on it (TDA Rule 17-A)."""
@@ -1107,14 +1218,17 @@ class Hand:
         return pots
 
     def end(self, events: list[Event]) -> None:
-        """The hand is over: record the final stacks."""
+        """The hand is over: pay the 7-2 bounty if it was won at showdown (O6), and record
+        the final stacks."""
+        if self.setup.seven_deuce:  # shown at showdown: the awards are in ``events``
+            for p in self.shown:
+                if self._won_with_seven_deuce(p, self.holes[p], events):
+                    self._pay_bounty(events, p, ())
         self.is_over = True
         self.to_act = -1
-        events.append(
-            HandEnded(
-                hand_number=self.setup.hand_number,
-                stacks=tuple(zip(self.seats, self.stacks, strict=True)),
-                board=tuple(self.board),
-                boards=tuple(map(tuple, self.boards)) if self.boards is not None else (),
-            )
-        )
+        number, stacks = self.setup.hand_number, tuple(zip(self.seats, self.stacks, strict=True))
+        if self.boards is None:
+            events.append(HandEnded(number, stacks, tuple(self.board)))
+        else:
+            boards = tuple(map(tuple, self.boards))
+            events.append(HandEndedOnBoards(number, stacks, boards[0], boards))

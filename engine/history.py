@@ -20,10 +20,12 @@ engine and comparing it with the recorded result).
 from __future__ import annotations
 
 from engine.phh import (
+    AFTER_FIELD,
     BOARDS_FIELD,
     BOMB_POT_FIELD,
     GAME_FIELD,
     RUN_IT_TWICE_FIELD,
+    SEVEN_DEUCE_FIELD,
     STRADDLE_FIELD,
     HandHistory,
     Number,
@@ -38,10 +40,12 @@ from engine.phh import (
 from engine.replay import Replay, ReplayResult, check, replay
 
 __all__ = [
+    "AFTER_FIELD",
     "BOARDS_FIELD",
     "BOMB_POT_FIELD",
     "GAME_FIELD",
     "RUN_IT_TWICE_FIELD",
+    "SEVEN_DEUCE_FIELD",
     "STRADDLE_FIELD",
     "HandHistory",
     "Number",

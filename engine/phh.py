@@ -46,9 +46,11 @@ from engine.events import (
     BoardDealt,
     CardsDrawn,
     CardsMucked,
+    CardsRevealed,
     CardsShown,
     Event,
     HoleCardsDealt,
+    RabbitHunted,
     RunItTwiceAnswered,
     UpCardsDealt,
 )
@@ -58,10 +60,12 @@ if TYPE_CHECKING:
     from engine.hand import Hand
 
 __all__ = [
+    "AFTER_FIELD",
     "BOARDS_FIELD",
     "BOMB_POT_FIELD",
     "GAME_FIELD",
     "RUN_IT_TWICE_FIELD",
+    "SEVEN_DEUCE_FIELD",
     "STRADDLE_FIELD",
     "HandHistory",
     "Number",
@@ -103,6 +107,13 @@ RUN_IT_TWICE_FIELD = "_run_it_twice"
 """Our user-defined field: the answers to running it twice, in the order asked
 (``["p1 y", "p3 y"]``; docs/rules.md O5). When all are yes the board's rest is dealt
 twice: each run's ``d db`` lines, the first run's first."""
+AFTER_FIELD = "_after_the_hand"
+"""Our user-defined field: what happened after the hand, in order: cards a player chose
+to show (``"p2 sm 7h"``, docs/rules.md O8; showing a winning 7-2 collects the bounty, O6)
+and the rabbit's cards (``"d rabbit 9c2h"``, O7)."""
+SEVEN_DEUCE_FIELD = "_seven_deuce"
+"""Our user-defined field: the table's 7-2 bounty (docs/rules.md O6); the bounty paid is
+in ``finishing_stacks``."""
 STRADDLE_FIELD = "_straddle"
 """Our user-defined field: the hand's straddle (in ``blinds_or_straddles``) is a table's,
 so a raise is by at least the straddle (docs/rules.md O1)."""
@@ -305,6 +316,11 @@ def from_hand(hand: Hand, players: Sequence[str] | None = None) -> HandHistory:
     answers = [e for e in hand.log if isinstance(e, RunItTwiceAnswered)]
     if answers:
         fields[RUN_IT_TWICE_FIELD] = [f"{player[e.seat]} {'yn'[not e.agree]}" for e in answers]
+    if setup.seven_deuce:
+        fields[SEVEN_DEUCE_FIELD] = setup.seven_deuce
+    after = _after_the_hand(hand.log, player)
+    if after:
+        fields[AFTER_FIELD] = after
     if players is not None:
         fields["players"] = list(players)
     if hand.is_over:
@@ -368,6 +384,17 @@ def _actions(log: Sequence[Event], player: dict[int, str]) -> list[str]:
             actions.append(f"{player[event.seat]} sm")
     flush()
     return actions
+
+
+def _after_the_hand(log: Sequence[Event], player: dict[int, str]) -> list[str]:
+    """What happened after the hand: cards shown (O8) and the rabbit (O7), in order."""
+    after = []
+    for event in log:
+        if isinstance(event, CardsRevealed):
+            after.append(f"{player[event.seat]} sm {_cards(event.cards)}")
+        elif isinstance(event, RabbitHunted):
+            after.append(f"d rabbit {_cards(event.cards)}")
+    return after
 
 
 def _opener(blinds: Sequence[int]) -> int:

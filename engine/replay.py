@@ -22,9 +22,11 @@ from engine.events import CardsMucked, CardsShown, Event, PotAwarded
 from engine.games import Game, Opener
 from engine.hand import Hand, HandSetup
 from engine.phh import (
+    AFTER_FIELD,
     BOARDS_FIELD,
     BOMB_POT_FIELD,
     RUN_IT_TWICE_FIELD,
+    SEVEN_DEUCE_FIELD,
     STRADDLE_FIELD,
     HandHistory,
     Number,
@@ -100,6 +102,7 @@ def _prepare(history: HandHistory) -> _Game:
     straddle = _to_chips(history.fields.get(STRADDLE_FIELD, 0), scale)
     deal = _Dealing(game, n)
     actions = deal.read(parsed)
+    deal.rabbit(_after(history))
     order, known, face_up = deal.finish()
     stand_ins = bool(deal.stand_in)
     setup = HandSetup(
@@ -118,6 +121,7 @@ def _prepare(history: HandHistory) -> _Game:
         bomb_pot=history.fields.get(BOMB_POT_FIELD) is True,
         boards=_boards(history.fields.get(BOARDS_FIELD, 1)),
         run_it_twice=RUN_IT_TWICE_FIELD in history.fields,
+        seven_deuce=_to_chips(history.fields.get(SEVEN_DEUCE_FIELD, 0), scale),
         game=game,
         bring_in=_to_chips(history.bring_in, scale),
         small_bet=small_bet,
@@ -261,6 +265,15 @@ class _Dealing:
         return unused
 
     # -- gathering ---------------------------------------------------------------------
+
+    def rabbit(self, after: list[list[str]]) -> None:
+        """The rabbit's cards (O7) come next in the deck, after everything dealt."""
+        for words in after:
+            if words[:2] == ["d", "rabbit"] and len(words) == 3:
+                for card in self._cards(words[2], 0):
+                    if card is None:
+                        raise HistoryError(f"{AFTER_FIELD}: unknown rabbit cards")
+                    self.order.append(self._slot(card))
 
     def _open(self) -> _Block:
         if self.block is None:
@@ -503,6 +516,7 @@ def replay(
     events += answers.give(len(game.actions) + 1)
     if not hand.is_over:
         raise HistoryError("the actions end before the hand does")
+    events += _after_the_hand(history, hand)
     notes = _unknown_at_showdown(hand, events) + notes
     return Replay(hand, events, game.scale, repairs, game.face_up, game.known, notes)
 
@@ -566,6 +580,32 @@ class _Answers:
             except EngineError as exc:
                 raise HistoryError(f"{RUN_IT_TWICE_FIELD}: {' '.join(words)!r}: {exc}") from None
         return events
+
+
+def _after(history: HandHistory) -> list[list[str]]:
+    """The words of each thing done after the hand (``_after_the_hand``: O7, O8)."""
+    after = history.fields.get(AFTER_FIELD, [])
+    if not isinstance(after, list) or not all(isinstance(a, str) for a in after):
+        raise HistoryError(f"{AFTER_FIELD} must be a list of strings, got {after!r}")
+    return [a.split() for a in after]
+
+
+def _after_the_hand(history: HandHistory, hand: Hand) -> list[Event]:
+    """Cards shown after the hand (and the 7-2 bounty they collect) and the rabbit, as
+    the history records them."""
+    events: list[Event] = []
+    for words in _after(history):
+        try:
+            if words[:2] == ["d", "rabbit"]:
+                events += hand.hunt_rabbit()
+            elif len(words) == 3 and words[1] == "sm":
+                seat = hand.seats[_player_index(words[0], hand.n, 0)]
+                events += hand.show(seat, parse_cards(words[2]))
+            else:
+                raise HistoryError(f"{' '.join(words)!r} is not 'pN sm CARDS' or 'd rabbit CARDS'")
+        except EngineError as exc:
+            raise HistoryError(f"{AFTER_FIELD}: {' '.join(words)!r}: {exc}") from None
+    return events
 
 
 def _board_cards(hand: Hand) -> int:

@@ -102,6 +102,9 @@ class TableConfig:
     """Offer to run it twice (docs/rules.md O5): when everyone still in a hand is all in
     before the river, each is asked; if all agree the rest of the board is dealt twice
     and each run wins half of each pot."""
+    seven_deuce: int = 0
+    """The 7-2 bounty (docs/rules.md O6): whoever wins the whole hand holding a 7 and a 2
+    and shows them gets this much from every other player dealt in. 0: none."""
 
     def __post_init__(self) -> None:
         names = ("small_blind", "big_blind", "seats", "ante", "min_buy_in", "max_buy_in")
@@ -165,7 +168,7 @@ class TableConfig:
             )
 
     def _check_bomb_pot(self) -> None:
-        for name in ("bomb_pot", "bomb_pot_every"):
+        for name in ("bomb_pot", "bomb_pot_every", "seven_deuce"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise InvalidConfigError(f"{name} must be a non-negative int, got {value!r}")
@@ -182,6 +185,10 @@ class TableConfig:
             raise InvalidConfigError(
                 f"{self.game.name} cannot be run twice: its streets after the first deal "
                 f"more than board cards"
+            )
+        if self.seven_deuce and not self.game.seven_deuce:
+            raise InvalidConfigError(
+                f"{self.game.name} has no 7-2 bounty: it is for games of two hole cards"
             )
         if self.bomb_pot_every and not self.bomb_pot:
             raise InvalidConfigError("bomb_pot_every needs a bomb_pot amount")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.evaluator import rank7
-from engine.events import CardsMucked, CardsShown, Event, PotAwarded
+from engine.events import CardsMucked, CardsShown, Event, PotAwarded, PotAwardedOnBoard
 from engine.pots import Pot, split
 from engine.ranking import HIGH
 
@@ -171,18 +171,16 @@ class _Award:
         for p, share in shares:
             hand.stacks[p] += share
         description = hand.game.hands[which].describe(top) if top else ""
-        self.events.append(
-            PotAwarded(
-                pot=self.index,
-                amount=amount,
-                eligible=tuple(hand.seats[p] for p in self.pot.eligible),
-                shares=tuple((hand.seats[p], share) for p, share in shares),
-                rank=top,
-                description=description,
-                half=half,
-                board_index=self.board,
-            )
-        )
+        # PotAwarded's fields in order: pot, amount, eligible, shares, rank, description,
+        # half; with two boards or runs, which one (O4, O5).
+        award = (
+            self.index, amount, tuple(hand.seats[p] for p in self.pot.eligible),
+            tuple((hand.seats[p], share) for p, share in shares), top, description, half,
+        )  # fmt: skip
+        if hand.boards is None:
+            self.events.append(PotAwarded(*award))
+        else:
+            self.events.append(PotAwardedOnBoard(*award, board_index=self.board))
 
 
 def _high_card(hand: Hand, p: int, which: int) -> tuple[int, int]:

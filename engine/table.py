@@ -21,6 +21,7 @@ docs/rules.md.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
 
@@ -29,11 +30,13 @@ from engine.cards import Card
 from engine.deck import Deck
 from engine.errors import IllegalActionError, SeatingError
 from engine.events import (
+    BountyPaid,
     Event,
     PlayerSat,
     PlayerSatIn,
     PlayerSatOut,
     PlayerStood,
+    RabbitHunted,
 )
 from engine.hand import Hand, HandSetup
 from engine.rules import AnteKind, ButtonRule, RuleProfile, TableConfig
@@ -74,6 +77,9 @@ class SeatView:
     straddle: bool = False
     """The player straddles when under the gun (or on the button, where the table allows
     it): their standing choice, :meth:`Table.set_straddle`."""
+    shown_cards: tuple[Card, ...] = ()
+    """Hole cards the player chose to show after the hand (:meth:`Table.show_cards`),
+    which everyone sees."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,8 +338,10 @@ class Table:
         >>> table.call_bomb_pot(boards=2)
         >>> events = table.start_hand(Deck.shuffled(random.Random(1)))
         >>> started = events[0]
-        >>> started.bomb_pot, started.boards, str(table.hand.street), len(table.view(0).boards)
-        (True, 2, 'flop', 2)
+        >>> type(started).__name__, started.boards, str(table.hand.street)
+        ('BombPotStarted', 2, 'flop')
+        >>> len(table.view(0).boards)
+        2
         """
         if self.hand_in_progress:
             raise IllegalActionError("a bomb pot is called between hands, not during one")
@@ -423,10 +431,10 @@ class Table:
                     dead[i] = cfg.small_blind
         opener: int | None = order.index(big)
         straddle = 0
-        boards = self._bomb_pot_boards(n)
+        boards = self._bomb_pot_boards(n) if cfg.bomb_pot else 0
         if boards:  # a bomb pot: the bomb is everyone's ante, nobody posts a blind (O3)
             blinds, dead, antes, opener = [0] * n, [0] * n, [cfg.bomb_pot] * n, None
-        elif (straddler := self._straddler(order, order.index(big), blinds, button)) >= 0:
+        elif n > 2 and (straddler := self._straddler(order, order.index(big), blinds, button)) >= 0:
             opener, straddle = straddler, 2 * cfg.big_blind
             blinds[straddler] = straddle
         setup = HandSetup(
@@ -450,8 +458,9 @@ class Table:
             acpc_rules=cfg.rule_profile is RuleProfile.ACPC,
             straddle=straddle,
             bomb_pot=boards > 0,
-            boards=max(boards, 1),
+            boards=boards or 1,
             run_it_twice=cfg.run_it_twice,
+            seven_deuce=cfg.seven_deuce,
         )
         return setup, big, small_blind_seat, missed
 
@@ -502,6 +511,7 @@ class Table:
             uncapped_heads_up=cfg.uncapped_heads_up,
             acpc_rules=cfg.rule_profile is RuleProfile.ACPC,
             run_it_twice=cfg.run_it_twice,
+            seven_deuce=cfg.seven_deuce,
         )
         return setup, button, None, []
 
@@ -604,6 +614,48 @@ class Table:
         self.hand.log.extend(events)
         return events
 
+    # -- after the hand ----------------------------------------------------------------
+
+    def show_cards(self, seat: int, cards: Sequence[Card]) -> list[Event]:
+        """After a hand and before the next, a player dealt in shows some or all of their
+        hole cards (docs/rules.md O8): a public :class:`engine.events.CardsRevealed`,
+        recorded in the hand. Showing the 7-2 that won the whole hand collects the 7-2
+        bounty (O6) from every other player dealt in and still seated; a player that
+        leaves with nothing busts. Raises :class:`IllegalActionError`, changing nothing,
+        during a hand, or when the seat has nothing (more) to show.
+        """
+        hand = self.hand
+        if hand is None or not hand.is_over:
+            raise IllegalActionError("cards are shown after a hand, not during one")
+        player = self._seats.get(seat)
+        if player is None or self._dealt.get(seat) is not player:
+            raise IllegalActionError(f"seat {seat} was not dealt into the last hand")
+        away = [s for s, dealt in self._dealt.items() if self._seats.get(s) is not dealt]
+        events = hand.show(seat, cards, away=away)
+        if any(isinstance(e, BountyPaid) for e in events):
+            for s, dealt in self._dealt.items():
+                if self._seats.get(s) is dealt:
+                    dealt.stack = hand.stacks[hand.position[s]]
+            busted = [s for s in hand.seats if self._seats.get(s) is self._dealt[s]]
+            for s in busted:
+                if self._seats[s].stack == 0:
+                    del self._seats[s]
+                    events.append(PlayerStood(seat=s, stack=0, reason="busted"))
+            hand.log.extend(e for e in events if isinstance(e, PlayerStood))
+        return events
+
+    def rabbit_hunt(self) -> list[Event]:
+        """After a hand that ended before the river, the board that would have come, from
+        the same deck (docs/rules.md O7): a public :class:`engine.events.RabbitHunted`,
+        recorded in the hand; nothing if there is none, or it was shown already. The
+        result stands."""
+        hand = self.hand
+        if hand is None or not hand.is_over:
+            raise IllegalActionError("the rabbit is hunted after a hand, not during one")
+        if any(isinstance(e, RabbitHunted) for e in hand.log):
+            return []
+        return hand.hunt_rabbit()
+
     # -- views -------------------------------------------------------------------------
 
     def view(self, seat: int | None) -> TableView:
@@ -634,6 +686,7 @@ class Table:
                     cards=hand.holes[p] if visible and hand is not None else None,
                     up_cards=up,
                     straddle=player.straddle,
+                    shown_cards=hand.revealed.get(p, ()) if in_hand and hand is not None else (),
                 )
             )
         pots: tuple[int, ...] = ()

@@ -42,6 +42,7 @@ from engine import (
     BringIn,
     Card,
     CardsDrawn,
+    CardsRevealed,
     CardsShown,
     CheckOrCall,
     Deck,
@@ -53,6 +54,7 @@ from engine import (
     Hand,
     HistoryError,
     HoleCardsDealt,
+    RabbitHunted,
     RunItTwice,
     RunItTwiceAnswered,
     UnsupportedHistoryError,
@@ -372,8 +374,13 @@ def verify_history(hh: HandHistory) -> VerifyResult:
     )
 
 
-CardEvent = HoleCardsDealt | UpCardsDealt | BoardDealt | CardsDrawn | CardsShown
-_CARD_EVENTS = (HoleCardsDealt, UpCardsDealt, BoardDealt, CardsDrawn, CardsShown)
+CardEvent = (
+    HoleCardsDealt | UpCardsDealt | BoardDealt | CardsDrawn | CardsShown | CardsRevealed
+    | RabbitHunted
+)  # fmt: skip
+_CARD_EVENTS = (
+    HoleCardsDealt, UpCardsDealt, BoardDealt, CardsDrawn, CardsShown, CardsRevealed, RabbitHunted
+)  # fmt: skip
 
 
 def _cards_of(event: CardEvent) -> tuple[Card, ...] | None:
@@ -384,14 +391,18 @@ def _what(event: CardEvent) -> str:
     """What a card event deals, by PHH's player numbers: ``p2's up cards``, ``the board``."""
     if isinstance(event, BoardDealt):
         return f"the board of the {event.street}"
+    if isinstance(event, RabbitHunted):
+        return "the rabbit's cards"
     words = {HoleCardsDealt: "down cards", UpCardsDealt: "up cards", CardsDrawn: "draw",
-             CardsShown: "shown hand"}  # fmt: skip
+             CardsShown: "shown hand", CardsRevealed: "cards shown after the hand"}  # fmt: skip
     return f"p{event.seat + 1}'s {words[type(event)]}"
 
 
 def _boards(hh: HandHistory) -> int:
-    """2 for a hand of two boards (O4) or one that may have been run twice (O5)."""
-    return 2 if {history.BOARDS_FIELD, history.RUN_IT_TWICE_FIELD} & hh.fields.keys() else 1
+    """2 for a hand of two boards (O4) or one that may have been run twice (O5); or with
+    cards shown after it or the rabbit's (O7, O8): those are checked by dealing too."""
+    fields = {history.BOARDS_FIELD, history.RUN_IT_TWICE_FIELD, history.AFTER_FIELD}
+    return 2 if fields & hh.fields.keys() else 1
 
 
 def _action_of(event: Event) -> Action | None:
@@ -413,6 +424,17 @@ def _action_of(event: Event) -> Action | None:
             return BetOrRaiseTo(event.seat, event.street_total)
 
 
+def _again(hand: Hand, event: Event) -> list[Event]:
+    """What ``event``'s cause does to ``hand`` dealt from the seed: the same action, the
+    same cards shown after the hand (O8), the rabbit hunted (O7)."""
+    if isinstance(event, CardsRevealed):
+        return hand.show(event.seat, event.cards)
+    if isinstance(event, RabbitHunted):
+        return hand.hunt_rabbit()
+    action = _action_of(event)
+    return hand.apply(action) if action is not None else []
+
+
 def _replayed(hh: HandHistory, identity: HandIdentity, computed: str, deck: Deck) -> VerifyResult:
     """Deal ``deck`` to the hand's own actions through the engine, and compare every card
     dealt, drawn and shown with the history's, in order (players whose cards the history
@@ -425,16 +447,14 @@ def _replayed(hh: HandHistory, identity: HandIdentity, computed: str, deck: Deck
     pending: deque[CardEvent] = deque(e for e in again.start() if isinstance(e, _CARD_EVENTS))
     checked = 0
     for event in played.events:
-        action = _action_of(event)  # first: a draw deals the cards its own event shows
-        if action is not None:
-            try:
-                pending += (e for e in again.apply(action) if isinstance(e, _CARD_EVENTS))
-            except EngineError as exc:
-                raise UnverifiableError(f"the seed's deck cannot play the history: {exc}") from None
+        try:  # first: a draw deals the cards its own event shows
+            pending += (e for e in _again(again, event) if isinstance(e, _CARD_EVENTS))
+        except EngineError as exc:
+            raise UnverifiableError(f"the seed's deck cannot play the history: {exc}") from None
         if isinstance(event, _CARD_EVENTS):
             theirs = _cards_of(pending.popleft()) if pending else None
             ours = _cards_of(event)
-            known = isinstance(event, BoardDealt) or played.known[event.seat]
+            known = isinstance(event, BoardDealt | RabbitHunted) or played.known[event.seat]
             if ours is not None and known and ours != theirs:
                 found, expected = " ".join(map(str, ours)), " ".join(map(str, theirs or ()))
                 return VerifyResult(

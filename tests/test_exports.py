@@ -46,8 +46,10 @@ def test_public_api() -> None:
         "HoleCardsDealt", "UpCardsDealt", "CardsDrawn",
         "ActionTaken", "BoardDealt", "UncalledBetReturned", "CardsShown", "CardsMucked",
         "PotAwarded", "HandEnded", "PlayerSat", "PlayerStood", "PlayerSatOut", "PlayerSatIn",
-        # table options: running it twice is asked like an action (docs/rules.md O5)
-        "RunItTwice", "RunItTwiceAnswered",
+        # table options: running it twice is asked like an action (docs/rules.md O5), the
+        # 7-2 bounty, cards shown after the hand and the rabbit's cards are events
+        "RunItTwice", "RunItTwiceAnswered", "BountyPaid", "CardsRevealed", "RabbitHunted",
+        "BombPotStarted", "BoardDealtOnBoard", "PotAwardedOnBoard", "HandEndedOnBoards",
         # hand histories
         "history",
         # errors

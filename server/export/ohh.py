@@ -56,7 +56,8 @@ How we fill it in:
   "two [or more] sets of board cards are used in the play of the same hand") and each
   street's second board or run in a round of its own, after the first's, which holds
   the street's actions; each pot is one pot object, ``win_amount`` what a player won of
-  it on both boards.
+  it on both boards. Cards a player shows after the hand are a ``Shows Cards`` in the
+  Showdown round; OHH has no word for the 7-2 bounty or the rabbit's cards.
 
 Games: the specification's ``game_type`` names six (its game_type page: Holdem, Omaha,
 OmahaHiLo, Stud, StudHiLo, Draw), but its rounds have only hold'em's streets (Preflop,
@@ -84,7 +85,9 @@ from typing import Any
 from engine.events import (
     ActionTaken,
     BoardDealt,
+    BombPotStarted,
     CardsMucked,
+    CardsRevealed,
     CardsShown,
     Event,
     ForcedBetPosted,
@@ -92,6 +95,7 @@ from engine.events import (
     HoleCardsDealt,
     PotAwarded,
     Street,
+    board_index,
 )
 from engine.games import Betting, Game, game
 from engine.history import Replay
@@ -255,7 +259,7 @@ def _flags(start: HandStarted, boards: bool) -> list[str]:
     and which goes directly to the flop with no preflop action") and ``Run_It_Twice``
     ("two [or more] sets of board cards are used in the play of the same hand"), for two
     boards (docs/rules.md O4) or a hand run twice (O5)."""
-    flags = ["Bomb_Pot"] if start.bomb_pot else []
+    flags = ["Bomb_Pot"] if isinstance(start, BombPotStarted) else []
     return flags + (["Run_It_Twice"] if boards else [])
 
 
@@ -277,7 +281,7 @@ def _rounds(
             # A second board's cards are a round of the same street after the first's
             # (flag Run_It_Twice); the street's actions stay with the first board's round.
             rounds.append(_Round(_STREETS[event.street], [str(c) for c in event.cards]))
-            current = rounds[-1] if event.board_index == 0 else current
+            current = rounds[-1] if board_index(event) == 0 else current
         elif isinstance(event, PotAwarded):
             _add_pot(pots, event, money)
         elif isinstance(event, CardsShown):
@@ -286,6 +290,9 @@ def _rounds(
             )
         elif isinstance(event, CardsMucked):
             showdown.actions.append(_action(event.seat, "Mucks Cards", money(0)))
+        elif isinstance(event, CardsRevealed):  # after the hand, as the player chose (O8)
+            cards = tuple(str(c) for c in event.cards)
+            showdown.actions.append(_action(event.seat, "Shows Cards", money(0), cards=cards))
         elif (action := _street_action(event, current, hero, known, money)) is not None:
             current.actions.append(action)
     if showdown.actions:

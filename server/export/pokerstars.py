@@ -59,8 +59,10 @@ from engine.evaluator import HandCategory, HandValue, evaluate
 from engine.events import (
     ActionTaken,
     BoardDealt,
+    BountyPaid,
     CardsDrawn,
     CardsMucked,
+    CardsRevealed,
     CardsShown,
     Event,
     ForcedBetPosted,
@@ -71,6 +73,8 @@ from engine.events import (
     Street,
     UncalledBetReturned,
     UpCardsDealt,
+    board_index,
+    boards_of,
 )
 from engine.games import Betting, Game, game
 from engine.hand import HandSetup
@@ -322,7 +326,7 @@ def _street_line(event: BoardDealt, twice: bool) -> str:
     before = event.board[: len(event.board) - len(event.cards)]
     label = _STREET_NAMES[event.street].upper()
     if twice:
-        label = f"{_ORDINALS[event.board_index]} {label}"
+        label = f"{_ORDINALS[board_index(event)]} {label}"
     if not before:
         return f"*** {label} *** {_cards(event.cards)}"
     return f"*** {label} *** {_cards(before)} {_cards(event.cards)}"
@@ -371,13 +375,22 @@ def _forced_bets(r: _Renderer, forced: list[ForcedBetPosted], small_blind: int) 
         r.post(seat, "posts small blind", amount)
 
 
+def _after_line(r: _Renderer, event: CardsRevealed | BountyPaid) -> str:
+    """Cards shown after the hand, as PokerStars writes a winner's show ("Ann: shows [7h
+    2c]"), or, in the summary, the 7-2 bounty (ours: PokerStars has none)."""
+    if isinstance(event, CardsRevealed):
+        return f"{r.name(event.seat)}: shows {_cards(event.cards)}"
+    paid = ", ".join(f"{r.name(seat)} {r.money(amount)}" for seat, amount in event.payers)
+    return f"7-2 bounty: {r.name(event.seat)} collected {r.money(event.amount)} ({paid})"
+
+
 def _board_outcome(renderer: _Renderer, p: int, board: int, awards: list[PotAwarded]) -> str:
     """What a hand shown did on one of two boards, as a summary says it: "won (50) with
     a pair of Aces" or "lost with high card King"."""
     named = renderer.named(p, renderer.boards[board])
     name = named.text if named is not None else ""
     won = sum(
-        share for a in awards if a.board_index == board for seat, share in a.shares if seat == p
+        share for a in awards if board_index(a) == board for seat, share in a.shares if seat == p
     )
     return f"won ({renderer.money(won)}) with {name}" if won else f"lost with {name}"
 
@@ -464,10 +477,11 @@ class _Renderer:
         self.draw_street = 0
         # Two boards (O4), or a hand run twice (O5): the streets dealt on each.
         ended = next((e for e in self.events if isinstance(e, HandEnded)), None)
-        runs = len(ended.boards) if ended is not None and ended.boards else 1
+        runs = len(boards_of(ended)) if ended is not None else 1
         self.boards: list[tuple[Card, ...]] = [()] * max(self.setup.boards, runs)
         self.run_twice = runs > self.setup.boards
-        self.twice = {e.street for e in self.events if isinstance(e, BoardDealt) and e.board_index}
+        self.twice = {e.street for e in self.events if isinstance(e, BoardDealt) and board_index(e)}
+        self.after: list[CardsRevealed | BountyPaid] = []  # after the hand (O6, O8)
 
     def money(self, chips: int) -> str:
         """An amount as PokerStars writes it: ``100``, or ``$0.10`` and ``$2`` for money."""
@@ -529,22 +543,25 @@ class _Renderer:
                 awards.append(event)
                 for seat, share in event.shares:
                     self.players[seat].won += share
+            elif isinstance(event, CardsRevealed | BountyPaid):
+                self.after.append(event)
         if showdown:
             for i, board in enumerate(self.boards):  # a show down for each board (O4)
                 label = f"{_ORDINALS[i]} " if len(self.boards) > 1 else ""
-                on = [a for a in awards if a.board_index == i]
+                on = [a for a in awards if board_index(a) == i]
                 self.show_down(showdown, on, board, label)
         else:
             for award in awards:
                 for seat, share in award.shares:
                     self.lines.append(f"{self.name(seat)} collected {self.money(share)} from pot")
+        self.lines += [_after_line(self, e) for e in self.after if isinstance(e, CardsRevealed)]
         self.summary(awards)
         return "\n".join(self.lines) + "\n"
 
     def board_dealt(self, event: BoardDealt) -> None:
         """A street's line: ``*** FLOP ***``, or with two boards ``*** FIRST FLOP ***`` and
         ``*** SECOND FLOP ***``, as PokerStars writes a hand run twice."""
-        self.boards[event.board_index] = event.board
+        self.boards[board_index(event)] = event.board
         if self.stud:  # the common card, when the deck cannot give everyone one
             self.lines.append(f"*** {_STUD_STREETS[-1]} *** {_cards(event.cards)}")
             self.stud_street += 1
@@ -756,6 +773,7 @@ class _Renderer:
             )
         self.lines.append(f"Total pot {self.money(total)}{text} | Rake {self.money(0)}")
         board = self.boards[0]
+        self.lines += [_after_line(self, e) for e in self.after if isinstance(e, BountyPaid)]
         if len(self.boards) > 1:
             self.lines += ["Hand was run twice"] if self.run_twice else []
             self.lines += [f"{_ORDINALS[i]} Board {_cards(b)}" for i, b in enumerate(self.boards)]

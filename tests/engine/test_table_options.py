@@ -1,5 +1,6 @@
 """Game-neutral table options (docs/rules.md, "Table options"): straddles, bomb pots, the
-double board and running it twice.
+double board, running it twice, the 7-2 bounty, the rabbit hunt and showing cards after
+the hand.
 
 Each option is played through :class:`engine.Table`, recorded in the hand's events and
 PHH, and replays from its PHH to the same events; chips are conserved with it on in
@@ -23,6 +24,10 @@ from engine import (
     AnteKind,
     BetOrRaiseTo,
     BoardDealt,
+    BombPotStarted,
+    BountyPaid,
+    BringIn,
+    CardsRevealed,
     CheckOrCall,
     Deck,
     Draw,
@@ -30,13 +35,14 @@ from engine import (
     ForcedBetPosted,
     Hand,
     HandEnded,
+    HandEndedOnBoards,
     HandSetup,
-    HandStarted,
     IllegalActionError,
     InvalidActionError,
     InvalidConfigError,
     PlayerStood,
     PotAwarded,
+    RabbitHunted,
     RunItTwice,
     RunItTwiceAnswered,
     Street,
@@ -44,7 +50,9 @@ from engine import (
     TableConfig,
     game,
     history,
+    parse_cards,
 )
+from engine.events import board_index
 from engine.games import GAMES
 from tests.engine.pokerkit_driver import (
     AUTOMATIONS,
@@ -292,8 +300,9 @@ OPTION_GAMES = sorted(set(STRADDLE_GAMES) | {k for k, g in GAMES.items() if g.bo
 @given(data=st.data())
 def test_chips_are_conserved_with_the_options_on(data: st.DataObject) -> None:
     """Every game that has an option, with random stacks, straddlers, bomb pots (one or
-    two boards, every hand to every third), running it twice (random answers) and
-    actions: chips are conserved after every action and across hands (S3)."""
+    two boards, every hand to every third), running it twice (random answers), the 7-2
+    bounty and actions, every hand shown after it and its rabbit hunted: chips are
+    conserved after every action and across hands (S3)."""
     g = game(data.draw(st.sampled_from(OPTION_GAMES)))
     players = data.draw(st.integers(2, min(6, g.max_players)))
     bombs = g.bomb_pots and data.draw(st.booleans())
@@ -308,6 +317,7 @@ def test_chips_are_conserved_with_the_options_on(data: st.DataObject) -> None:
         bomb_pot_every=data.draw(st.integers(1, 3)) if bombs else 0,
         bomb_pot_boards=data.draw(st.integers(1, 2)) if bombs else 1,
         run_it_twice=g.runs_twice and data.draw(st.booleans()),
+        seven_deuce=data.draw(st.integers(1, 500)) if g.seven_deuce else 0,
     )
     table = Table(config)
     for seat in range(players):
@@ -325,6 +335,11 @@ def test_chips_are_conserved_with_the_options_on(data: st.DataObject) -> None:
         while table.hand_in_progress:
             assert sum(hand.stacks) + sum(hand.totals) == total
             play_one(table, rng)
+        assert sum(table.stack(s) for s in table.occupied()) == total
+        table.rabbit_hunt()
+        for seat in hand.seats:  # the players still seated show their hands
+            if seat in table.occupied() and hand.position[seat] not in hand.shown:
+                table.show_cards(seat, hand.holes[hand.position[seat]])
         assert sum(table.stack(s) for s in table.occupied()) == total
 
 
@@ -411,7 +426,7 @@ def test_o3_a_bomb_pot_antes_the_bomb_and_deals_the_flop_at_once() -> None:
     table.call_bomb_pot()
     events = table.start_hand(deck())
     started = events[0]
-    assert isinstance(started, HandStarted) and started.bomb_pot and started.boards == 1
+    assert isinstance(started, BombPotStarted) and started.boards == 1
     assert forced(events) == [(s, "ante", 300) for s in (1, 2, 3, 0)]
     assert [e.street for e in events if isinstance(e, BoardDealt)] == [Street.FLOP]
     hand = table.hand
@@ -425,7 +440,7 @@ def test_o3_a_bomb_pot_antes_the_bomb_and_deals_the_flop_at_once() -> None:
         table.apply(CheckOrCall(seat))
     # The next hand is an ordinary one, the button one seat on.
     events = table.start_hand(deck(2))
-    assert not events[0].bomb_pot  # type: ignore[union-attr]
+    assert not isinstance(events[0], BombPotStarted)
     assert forced(events) == [(2, "small_blind", 50), (3, "big_blind", 100)]
 
 
@@ -435,7 +450,7 @@ def test_o3_a_bomb_pot_comes_every_n_hands() -> None:
     bombs = []
     for _ in range(7):
         events = table.start_hand(deck(rng.randrange(1000)))
-        bombs.append(events[0].bomb_pot)  # type: ignore[union-attr]
+        bombs.append(isinstance(events[0], BombPotStarted))
         play_out(table, rng, raise_share=0, fold_share=0.5)
     assert bombs == [False, False, True, False, False, True, False]
 
@@ -505,7 +520,7 @@ def test_o4_two_boards_deal_street_by_street_first_board_first() -> None:
     events = table.start_hand(shuffled)
     flops = [e for e in events if isinstance(e, BoardDealt)]
     n = 4
-    assert [(e.board_index, e.cards) for e in flops] == [
+    assert [(board_index(e), e.cards) for e in flops] == [
         (0, shuffled.cards[2 * n : 2 * n + 3]),
         (1, shuffled.cards[2 * n + 3 : 2 * n + 6]),
     ]
@@ -520,7 +535,7 @@ def test_o4_two_boards_deal_street_by_street_first_board_first() -> None:
     first = shuffled.cards[2 * n : 2 * n + 3]
     assert hand.boards[0] == [*first, shuffled.cards[2 * n + 6], shuffled.cards[2 * n + 8]]
     ended = hand.log[-1]
-    assert isinstance(ended, HandEnded) and ended.boards == tuple(map(tuple, hand.boards))
+    assert isinstance(ended, HandEndedOnBoards) and ended.boards == tuple(map(tuple, hand.boards))
 
 
 def odd_double_board(cards: str, key: str = "nlhe") -> Hand:
@@ -539,7 +554,7 @@ def odd_double_board(cards: str, key: str = "nlhe") -> Hand:
 def test_o4_each_board_wins_half_the_pot_and_the_first_board_the_odd_chip() -> None:
     # p0 AA wins the first board (Ks 7d 2c 9h 4s); p1 QQ the second (Qh Qd 3c 8s 5d).
     hand = odd_double_board("Ac Qs 2d Ad Qc 3d Ks 7d 2c Qh Qd 3c 9h 8s 4s 5d")
-    awards = [(e.board_index, e.amount, e.shares) for e in hand.log if isinstance(e, PotAwarded)]
+    awards = [(board_index(e), e.amount, e.shares) for e in hand.log if isinstance(e, PotAwarded)]
     assert awards == [(0, 152, ((0, 152),)), (1, 151, ((1, 151),))]
     assert hand.stacks == [899 + 152, 899 + 151, 899]
 
@@ -550,7 +565,7 @@ def test_o4_hi_lo_splits_each_boards_half_high_and_low() -> None:
         "As Ks 9c 2c Ad Kd 9d 3c 2s Qs Td 4c 3h Qh Th 4d 7c 8d Jh 7s 8c Jd 6h 6s 5h 5s",
         "plo8",
     )
-    halves = [(e.board_index, e.half, e.amount) for e in hand.log if isinstance(e, PotAwarded)]
+    halves = [(board_index(e), e.half, e.amount) for e in hand.log if isinstance(e, PotAwarded)]
     by_board = {b: sum(a for i, _, a in halves if i == b) for b in (0, 1)}
     assert by_board == {0: 152, 1: 151}
     assert sum(hand.stacks) == 3000
@@ -573,7 +588,7 @@ def test_o4_too_many_hands_for_two_boards_deal_one() -> None:
         table.sit_down(seat, 10_000)
     table.call_bomb_pot()
     events = table.start_hand(deck(1, "plo5"))
-    assert events[0].bomb_pot and events[0].boards == 1  # type: ignore[union-attr]
+    assert isinstance(events[0], BombPotStarted) and events[0].boards == 1
 
 
 @pytest.mark.parametrize("key", BOMB_GAMES)
@@ -713,11 +728,11 @@ def test_o5_everyone_all_in_is_asked_in_turn_and_two_runs_split_each_pot() -> No
         list(shuffled.cards[2 * n : 2 * n + 5]),
         list(shuffled.cards[2 * n + 5 : 2 * n + 10]),
     ]
-    runs = [(e.board_index, e.street) for e in hand.log if isinstance(e, BoardDealt)]
+    runs = [(board_index(e), e.street) for e in hand.log if isinstance(e, BoardDealt)]
     assert runs == [(r, s) for r in (0, 1) for s in (Street.FLOP, Street.TURN, Street.RIVER)]
     awards = [e for e in hand.log if isinstance(e, PotAwarded)]
-    assert sum(a.amount for a in awards if a.board_index == 0) == 15_000
-    assert sum(a.amount for a in awards if a.board_index == 1) == 15_000
+    assert sum(a.amount for a in awards if board_index(a) == 0) == 15_000
+    assert sum(a.amount for a in awards if board_index(a) == 1) == 15_000
 
 
 def test_o5_one_no_and_the_board_is_dealt_once() -> None:
@@ -730,7 +745,7 @@ def test_o5_one_no_and_the_board_is_dealt_once() -> None:
     assert [type(e).__name__ for e in events][:2] == ["RunItTwiceAnswered", "CardsShown"]
     hand = table.hand
     assert hand is not None and hand.boards is None and len(hand.board) == 5
-    assert all(e.board_index == 0 for e in hand.log if isinstance(e, BoardDealt))
+    assert all(board_index(e) == 0 for e in hand.log if isinstance(e, BoardDealt))
 
 
 def test_o5_after_the_flop_the_runs_share_it() -> None:
@@ -760,7 +775,7 @@ def test_o5_the_first_run_gets_the_odd_chip() -> None:
     hand.apply(CheckOrCall(0))
     hand.apply(RunItTwice(0, True))
     hand.apply(RunItTwice(1, True))
-    awards = [(e.board_index, e.amount, e.shares) for e in hand.log if isinstance(e, PotAwarded)]
+    awards = [(board_index(e), e.amount, e.shares) for e in hand.log if isinstance(e, PotAwarded)]
     assert awards == [(0, 201, ((0, 201),)), (1, 201, ((1, 201),))]
     assert hand.stacks == [201, 201]
 
@@ -774,7 +789,7 @@ def test_o5_plo8_runs_split_high_and_low_on_each() -> None:
         table.apply(RunItTwice(table.to_act or 0, True))
     hand = table.hand
     assert hand is not None and sum(hand.stacks) == 30_000
-    halves = {(e.board_index, e.half) for e in hand.log if isinstance(e, PotAwarded)}
+    halves = {(board_index(e), e.half) for e in hand.log if isinstance(e, PotAwarded)}
     assert {b for b, _ in halves} == {0, 1} and {h for _, h in halves} <= {"high", "low"}
     del rng
 
@@ -905,3 +920,181 @@ def deal_runs(hand: Hand, state: State) -> None:
         done = sum(len(cards) for cards in state.board_cards)
         count = state.board_dealing_counts[0]
         state.deal_board("".join(map(str, dealt[done : done + count])))
+
+
+# -- O6: the 7-2 bounty ------------------------------------------------------------------------
+
+# Three players, button seat 0: seat 1 (first left of the button) is dealt 7h 2c, seat 2
+# Kc Kd, seat 0 Qd Qs; the board 3s 4s 5s 8d 9h.
+SEVEN_DEUCE = "7h Kc Qd 2c Kd Qs 3s 4s 5s 8d 9h"
+
+
+def seven_deuce_table(bounty: int = 100, stacks: tuple[int, ...] = (10_000,) * 3) -> Table:
+    table = table_of(players=0, seven_deuce=bounty, min_buy_in=100)
+    for seat, stack in enumerate(stacks):
+        table.sit_down(seat, stack)
+    table.start_hand(Deck.from_cards(SEVEN_DEUCE))
+    return table
+
+
+def test_o6_winning_uncontested_with_7_2_and_showing_it_collects_the_bounty() -> None:
+    table = seven_deuce_table()
+    table.apply(Fold(0))
+    table.apply(BetOrRaiseTo(1, 300))
+    table.apply(Fold(2))
+    assert [table.stack(s) for s in (0, 1, 2)] == [10_000, 10_100, 9_900]
+    events = table.show_cards(1, parse_cards("7h 2c"))
+    assert events == [
+        CardsRevealed(1, parse_cards("7h 2c")),
+        BountyPaid(1, 100, ((2, 100), (0, 100)), 200, 10_300),
+    ]
+    assert [table.stack(s) for s in (0, 1, 2)] == [9_900, 10_300, 9_800]
+    view = table.view(None)
+    assert view.seats[1].shown_cards == parse_cards("7h 2c") and view.seats[1].cards is None
+    with pytest.raises(IllegalActionError, match="has shown '7h' already"):
+        table.show_cards(1, parse_cards("7h"))
+
+
+def test_o6_both_cards_must_be_shown_one_then_the_other_will_do() -> None:
+    table = seven_deuce_table()
+    table.apply(Fold(0))
+    table.apply(BetOrRaiseTo(1, 300))
+    table.apply(Fold(2))
+    assert table.show_cards(1, parse_cards("2c")) == [CardsRevealed(1, parse_cards("2c"))]
+    events = table.show_cards(1, parse_cards("7h"))
+    assert isinstance(events[-1], BountyPaid) and events[-1].amount == 200
+
+
+def test_o6_winning_at_showdown_pays_the_bounty_with_the_hand() -> None:
+    # The board 7s 2s 2d 9h 4h: seat 1's 7h 2c is a full house, deuces full of sevens.
+    table = table_of(players=3, seven_deuce=100)
+    table.start_hand(Deck.from_cards("7h Kc Qd 2c Kd Qs 7s 2s 2d 9h 4h"))
+    while table.hand_in_progress:
+        table.apply(CheckOrCall(table.to_act or 0))
+    hand = table.hand
+    assert hand is not None
+    paid = [e for e in hand.log if isinstance(e, BountyPaid)]
+    assert paid == [BountyPaid(1, 100, ((2, 100), (0, 100)), 200, 10_400)]
+    ended = [e for e in hand.log if isinstance(e, HandEnded)]
+    assert hand.log.index(paid[0]) + 1 == hand.log.index(ended[0])  # before the end
+    assert dict(ended[0].stacks) == {1: 10_400, 2: 9_800, 0: 9_800}
+    assert history.check(history.from_hand(hand)).status == "match"
+
+
+def test_o6_a_7_2_that_does_not_win_the_whole_hand_collects_nothing() -> None:
+    table = seven_deuce_table()
+    table.apply(Fold(0))
+    table.apply(CheckOrCall(1))
+    table.apply(BetOrRaiseTo(2, 300))
+    table.apply(Fold(1))  # the 7-2 folds: seat 2 wins
+    events = table.show_cards(1, parse_cards("7h 2c"))
+    assert events == [CardsRevealed(1, parse_cards("7h 2c"))]
+
+
+def test_o6_a_player_short_pays_what_they_have_and_busts() -> None:
+    table = seven_deuce_table(bounty=500, stacks=(10_000, 10_000, 450))
+    table.apply(Fold(0))
+    table.apply(BetOrRaiseTo(1, 300))
+    table.apply(Fold(2))  # seat 2 keeps 350 after the big blind
+    events = table.show_cards(1, parse_cards("7h 2c"))
+    paid = next(e for e in events if isinstance(e, BountyPaid))
+    assert paid.payers == ((2, 350), (0, 500)) and paid.amount == 850
+    assert PlayerStood(2, 0, "busted") in events and 2 not in table.occupied()
+
+
+def test_o6_hands_with_the_bounty_replay_from_their_phh() -> None:
+    table = seven_deuce_table()
+    table.apply(Fold(0))
+    table.apply(BetOrRaiseTo(1, 300))
+    table.apply(Fold(2))
+    table.show_cards(1, parse_cards("7h 2c"))
+    hand = table.hand
+    assert hand is not None
+    hh = history.from_hand(hand)
+    assert hh.fields[history.SEVEN_DEUCE_FIELD] == 100
+    assert hh.fields[history.AFTER_FIELD] == ["p1 sm 7h2c"]
+    assert hh.fields["finishing_stacks"] == [10_300, 9_800, 9_900]
+    again = history.load(history.dump(hh))
+    assert history.check(again).status == "match"
+    played = history.replay(again, seats=hand.seats, button=hand.setup.button)
+    assert list(played.events) == hand.log
+
+
+@pytest.mark.parametrize("key", ["plo", "shortdeck", "stud", "27sd", "kuhn"])
+def test_o6_only_games_of_two_hole_cards_with_sevens_and_deuces_have_the_bounty(key: str) -> None:
+    g = game(key)
+    with pytest.raises(InvalidConfigError, match="no 7-2 bounty"):
+        TableConfig(
+            game=g, small_blind=50 if g.blinds else 0, big_blind=100 if g.blinds else 0,
+            small_bet=100, seats=2, seven_deuce=100,
+        )  # fmt: skip
+
+
+# -- O7: the rabbit hunt -----------------------------------------------------------------------
+
+
+def test_o7_the_rabbit_is_the_rest_of_the_board_from_the_same_deck() -> None:
+    table = seven_deuce_table()
+    with pytest.raises(IllegalActionError, match="after a hand"):
+        table.rabbit_hunt()
+    table.apply(Fold(0))
+    table.apply(CheckOrCall(1))
+    table.apply(CheckOrCall(2))  # the flop: 3s 4s 5s
+    table.apply(BetOrRaiseTo(1, 100))
+    table.apply(Fold(2))
+    hand = table.hand
+    assert hand is not None and hand.rabbit_cards() == parse_cards("8d 9h")
+    stacks = list(hand.stacks)
+    events = table.rabbit_hunt()
+    assert events == [RabbitHunted(parse_cards("8d 9h"), parse_cards("3s 4s 5s 8d 9h"))]
+    assert hand.stacks == stacks and table.rabbit_hunt() == []  # once; nothing changes
+    assert history.from_hand(hand).fields[history.AFTER_FIELD] == ["d rabbit 8d9h"]
+
+
+def test_o7_no_rabbit_after_the_river_or_in_a_game_without_a_board() -> None:
+    table = seven_deuce_table()
+    while table.hand_in_progress:
+        table.apply(CheckOrCall(table.to_act or 0))
+    assert table.rabbit_hunt() == []
+    stud = TableConfig(game=game("stud"), ante=10, ante_kind=AnteKind.PER_PLAYER, bring_in=30,
+                       small_bet=100, seats=2)  # fmt: skip
+    table = Table(stud)
+    table.sit_down(0, 10_000)
+    table.sit_down(1, 10_000)
+    table.start_hand(deck(1, "stud"))
+    menu = table.legal_actions(table.to_act or 0)
+    assert menu is not None
+    table.apply(BringIn(menu.seat))
+    table.apply(Fold(table.to_act or 0))
+    assert table.rabbit_hunt() == []
+
+
+# -- O8: showing cards after the hand ---------------------------------------------------------
+
+
+def test_o8_any_player_dealt_in_may_show_after_the_hand_not_before() -> None:
+    table = seven_deuce_table(bounty=100)
+    with pytest.raises(IllegalActionError, match="after a hand"):
+        table.show_cards(0, parse_cards("Qd"))
+    table.apply(Fold(0))
+    table.apply(BetOrRaiseTo(1, 300))
+    table.apply(Fold(2))
+    assert table.show_cards(0, parse_cards("Qs")) == [CardsRevealed(0, parse_cards("Qs"))]
+    with pytest.raises(IllegalActionError, match="does not hold"):
+        table.show_cards(2, parse_cards("Qd"))
+    with pytest.raises(IllegalActionError, match="cannot show"):
+        table.show_cards(2, ())
+    table.sit_down(3, 10_000)
+    with pytest.raises(IllegalActionError, match="not dealt into"):
+        table.show_cards(3, parse_cards("Qd"))
+    assert [s.shown_cards for s in table.view(2).seats][:3] == [parse_cards("Qs"), (), ()]
+
+
+def test_o8_a_new_hand_ends_the_showing() -> None:
+    table = seven_deuce_table()
+    table.apply(Fold(0))
+    table.apply(BetOrRaiseTo(1, 300))
+    table.apply(Fold(2))
+    table.start_hand(deck(2))
+    with pytest.raises(IllegalActionError, match="during one"):
+        table.show_cards(1, parse_cards("7h 2c"))

@@ -313,3 +313,99 @@ def test_a_second_run_card_the_seed_did_not_deal_fails_verify() -> None:
     assert tampered != text
     result = verify_history(history.load(tampered))
     assert not result.ok and result.problem == "card"
+
+
+# -- the 7-2 bounty, cards shown after the hand, the rabbit --------------------------------
+
+SEVEN_DEUCE = "7h Kc Qd 2c Kd Qs 3s 4s 5s 8d 9h"
+
+
+def seven_deuce_hand() -> Hand:
+    """Seat 1 (7h 2c) raises, the others fold; seat 1 shows, seat 0 shows a queen, and
+    the rabbit is hunted."""
+    table = Table(TableConfig(small_blind=50, big_blind=100, seats=6, seven_deuce=100))
+    for seat in range(3):
+        table.sit_down(seat, 10_000)
+    table.start_hand(engine.Deck.from_cards(SEVEN_DEUCE))
+    table.apply(engine.Fold(0))
+    table.apply(engine.BetOrRaiseTo(1, 300))
+    table.apply(engine.Fold(2))
+    table.show_cards(1, engine.parse_cards("7h 2c"))
+    table.show_cards(0, engine.parse_cards("Qs"))
+    table.rabbit_hunt()
+    assert table.hand is not None
+    return table.hand
+
+
+def test_pokerstars_text_shows_after_the_hand_and_sums_up_the_bounty() -> None:
+    text = pokerstars.render(info_for(seven_deuce_hand()))
+    lines = text.splitlines()
+    assert lines.index("Bob collected 200 from pot") < lines.index("Bob: shows [7h 2c]")
+    assert "Ann: shows [Qs]" in lines
+    summary = lines[lines.index("*** SUMMARY ***") :]
+    assert "7-2 bounty: Bob collected 200 (Cy 100, Ann 100)" in summary
+
+
+def test_ohh_shows_the_cards_shown_after_the_hand() -> None:
+    document = ohh.render(info_for(seven_deuce_hand()))
+    ohh.validate(document)
+    rounds: list[dict[str, object]] = document["ohh"]["rounds"]  # type: ignore[index]
+    assert rounds[-1]["street"] == "Showdown"
+    shows = [(a["player_id"], a["cards"]) for a in rounds[-1]["actions"]]  # type: ignore[attr-defined]
+    assert shows == [(0, ["7h", "2c"]), (2, ["Qs"])]  # PHH positions: Bob p1, Ann p3
+
+
+def test_phh_keeps_what_happened_after_the_hand_in_order() -> None:
+    hh = history.from_hand(seven_deuce_hand())
+    assert hh.fields[history.AFTER_FIELD] == ["p1 sm 7h2c", "p3 sm Qs", "d rabbit 3s4s5s8d9h"]
+    assert history.check(history.load(history.dump(hh))).status == "match"
+
+
+def after_hands(count: int = 12) -> list[tuple[Hand, Shuffle]]:
+    """Hands at a table with the 7-2 bounty, each followed by everyone still seated showing
+    and the rabbit hunted."""
+    config = TableConfig(small_blind=50, big_blind=100, seats=6, min_buy_in=100, seven_deuce=50)
+    table = Table(config)
+    rng = random.Random(21)
+    hands = []
+    for _ in range(count):
+        for chair in range(4):
+            if chair not in table.occupied():
+                table.sit_down(chair, 5_000, wait_for_big_blind=False)
+        shuffle = Shuffle(HandIdentity("after", table.hand_number + 1), rng.randbytes(32))
+        table.start_hand(shuffle.deck())
+        play_out(table, rng, fold_share=0.5)
+        hand = table.hand
+        assert hand is not None
+        table.rabbit_hunt()
+        for seat in hand.seats:
+            if seat in table.occupied() and hand.position[seat] not in hand.shown:
+                table.show_cards(seat, hand.holes[hand.position[seat]][:1])
+        hands.append((hand, shuffle))
+    return hands
+
+
+def test_shown_cards_and_the_rabbit_verify_against_the_seed() -> None:
+    rabbits = 0
+    for hand, shuffle in after_hands():
+        info = info_for(hand, shuffle)
+        result = verify_history(info.history)
+        assert result.ok, result.message
+        rabbits += any(isinstance(e, engine.RabbitHunted) for e in hand.log)
+    assert rabbits >= 3
+
+
+def test_a_rabbit_card_the_seed_did_not_deal_fails_verify() -> None:
+    hand, shuffle = next(
+        (h, s) for h, s in after_hands() if any(isinstance(e, engine.RabbitHunted) for e in h.log)
+    )
+    hh = info_for(hand, shuffle).history
+    after = list(hh.fields[history.AFTER_FIELD])
+    i = next(k for k, a in enumerate(after) if a.startswith("d rabbit "))
+    text = history.dump(hh)
+    cards = after[i].split()[2]
+    unused = next(c for c in engine.Deck.shuffled(random.Random(0)).cards if str(c) not in text)
+    after[i] = f"d rabbit {unused}{cards[2:]}"
+    tampered = replace(hh, fields={**hh.fields, history.AFTER_FIELD: after})
+    result = verify_history(tampered)
+    assert not result.ok and "rabbit" in result.message
