@@ -326,7 +326,9 @@ function controls(app, t, me) {
     const bb = t.summary ? t.summary.big_blind : 0;
     const preflop = t.streetIndex === 0 && bb > 0 && m.raise_kind !== "complete";
     const facing = Math.max(bb, ...t.view.seats.map((s) => s.street_total || 0));
-    const times = (k) => preset(`${k}x`, Math.round(k * facing), `x${k}`, `raise to ${k} times ${facing === bb ? "the big blind" : "the bet"}`);
+    // Only the sizes the menu allows, above the minimum (else they would be Min again).
+    const times = (k) => (Math.round(k * facing) > lo && Math.round(k * facing) <= hi
+      ? preset(`${k}x`, Math.round(k * facing), `x${k}`, `raise to ${k} times ${facing === bb ? "the big blind" : "the bet"}`) : null);
     raise = h("div", { class: "raise-box" }, slider, typed,
       h("div", { class: "presets" }, preset("Min", lo, "min-raise", "the smallest raise"),
         preflop ? times(2.5) : null, preflop ? times(3) : null,
