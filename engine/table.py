@@ -263,6 +263,17 @@ class Table:
             self.hand = None
         self.config = config
 
+    def adjust_stack(self, seat: int, amount: int) -> int:
+        """Add ``amount`` chips to a seat's stack, or take them away (a host's top-up or
+        cut), but not below zero and not during the seat's hand; returns the change
+        made. SeatingError if the seat is empty or in a hand being played."""
+        player = self._player(seat)
+        if self._in_current_hand(seat):
+            raise SeatingError(f"seat {seat} is in a hand; change its stack when it ends")
+        change = max(amount, -player.stack)
+        player.stack += change
+        return change
+
     def stand_up(self, seat: int) -> list[Event]:
         """Leave the table with your chips; not while in a hand that is being played."""
         player = self._player(seat)

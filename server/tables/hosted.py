@@ -328,11 +328,7 @@ class Hosted(Mixing):
             seat = next((s for s, o in self.seats.items() if o.player.id == player_id), None)
             if seat is None:
                 continue  # gone meanwhile: nothing to change
-            stack = self.table.stack(seat)
-            change = max(amount, -stack)
-            # The engine has no call to change a stack between hands (a rebuy or top-up
-            # would be one): set it where the engine keeps it; the next hand starts from it.
-            self.table._player(seat).stack = stack + change
+            change = self.table.adjust_stack(seat, amount)
             self.pending_ledger.append((player_id, change, "host_chips"))
         self.queued_chips = {}
         if self.queued_blinds is not None:

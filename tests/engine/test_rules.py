@@ -273,6 +273,19 @@ def test_p5_no_standing_up_in_the_middle_of_your_hand() -> None:
     assert table.hand_in_progress
 
 
+def test_a_stack_changes_between_hands_only_and_never_below_zero() -> None:
+    table = make_table({0: 1000, 1: 1000, 2: 1000})
+    assert table.adjust_stack(0, 500) == 500 and table.stack(0) == 1500
+    assert table.adjust_stack(1, -5000) == -1000 and table.stack(1) == 0
+    table.start_hand(Deck.shuffled(random.Random(1)))
+    with pytest.raises(SeatingError, match="seat 0 is in a hand"):
+        table.adjust_stack(0, 100)
+    with pytest.raises(SeatingError, match="seat 5 is empty"):
+        table.adjust_stack(5, 100)
+    table.sit_down(4, 1000)
+    assert table.adjust_stack(4, 250) == 250  # not dealt in: its stack may change
+
+
 # -- forced bets ------------------------------------------------------------------------
 
 
