@@ -29,6 +29,7 @@ from server.lobby import Lobby
 from server.players import Players
 from server.settings import ServerSettings
 from server.slumbot import ApiLimits, SlumbotApi
+from server.slumbot.recording import player_name
 from server.stats.service import StatsService
 from server.store import HandWriter, Store
 from server.tournaments.registry import Tournaments
@@ -129,8 +130,8 @@ class PokerServer:
         except OSError as exc:
             raise ListenError(f"cannot listen on {host}:{port} (the API): {_reason(exc)}") from None
         self.api_address = f"http://{host}:{port}"
-        for name in STRATEGIES:  # the API's house bots play under these names: no guest's
-            self.players.reserve(name)
+        for strategy in STRATEGIES:  # the API's house bots' names: no guest's, no account's
+            self.players.reserve(player_name(strategy))
 
     async def _listen(self) -> Server:
         host, port = self.settings.host, self.settings.port

@@ -14,6 +14,11 @@ from server.tables import Player
 __all__ = ["Recorder"]
 
 
+def player_name(strategy: str) -> str:
+    """The name the API's house bot of ``strategy`` plays under."""
+    return f"house-{strategy}"
+
+
 class Recorder:
     """Writes finished API hands through the server's hand writer."""
 
@@ -21,8 +26,10 @@ class Recorder:
         self.store, self.writer = store, writer
         self._tables: dict[str, int] = {}
 
-    async def bot(self, name: str) -> Player:
-        """The stored player a house bot's hands go under (created on first use)."""
+    async def bot(self, strategy: str) -> Player:
+        """The stored player a house bot's hands go under, ``house-<strategy>`` (created on
+        first use): not the strategy's own name, which `pokerroom bot run` gives bots."""
+        name = player_name(strategy)
         ids = await self.store.ensure_players([name])
         return Player(ids[name], name)
 

@@ -113,7 +113,7 @@ async def test_a_random_client_plays_hundreds_of_hands_each_stored_chip_exact(ap
         hand = replay.hand
         assert hand.stacks[me] - hand.setup.stacks[me] == r["winnings"]
         assert info.players[me].startswith("api-guest-")
-        assert info.players[1 - me] == r["opponent"]
+        assert info.players[1 - me] == f"house-{r['opponent']}"
         assert info.table_name.startswith("api-")
     diffs = [r["winnings"] - r["baseline_winnings"] for r in results]
     raw = statistics.pstdev(r["winnings"] for r in results)
@@ -247,7 +247,7 @@ async def test_the_opponent_is_any_house_bot_until_another_is_named(api: Api) ->
         r = await play_hand(api.client, token, random.Random(7), opponent=name)
         assert r["opponent"] == name
         info = await api.store.hand_info(r["hand_id"])
-        assert info.players[1 - r["client_pos"]] == name
+        assert info.players[1 - r["client_pos"]] == f"house-{name}"
         r = await play_hand(api.client, token, random.Random(8))
         assert r["opponent"] == name
 
@@ -400,7 +400,7 @@ async def test_a_house_bot_name_is_no_guest_s(api: Api) -> None:
     from websockets.asyncio.client import connect
 
     async with connect(api.server.hosting.address) as ws:
-        await ws.send('{"type": "hello", "name": "random", "id": "1"}')
+        await ws.send('{"type": "hello", "name": "house-random", "id": "1"}')
         answer = json.loads(await ws.recv())
     assert answer["code"] == "name_taken", answer
 
@@ -516,5 +516,6 @@ async def test_the_stored_seed_replays_the_baseline(api: Api) -> None:
         shuffle = Shuffle(HandIdentity(fields["table"], fields["hand"]),
                           bytes.fromhex(fields["_seed"]))  # fmt: skip
         assert shuffle.commitment == r["deck_commitment"]
-        again = baseline_winnings(shuffle, r["client_pos"], info.players[1 - r["client_pos"]])
+        strategy = info.players[1 - r["client_pos"]].removeprefix("house-")
+        again = baseline_winnings(shuffle, r["client_pos"], strategy)
         assert again == r["baseline_winnings"]
