@@ -255,6 +255,24 @@ class Game:
         ranks = {c.rank for c in self.deck.cards}
         return self.hole_cards == 2 and Rank.SEVEN in ranks and Rank.TWO in ranks
 
+    def check_options(self, *, bomb_pot: bool, run_it_twice: bool, seven_deuce: bool) -> None:
+        """:class:`InvalidConfigError` naming a table option this game cannot have (a
+        table's and a hand's options are checked by this one rule)."""
+        if bomb_pot and not self.bomb_pots:
+            raise InvalidConfigError(
+                f"{self.name} has no bomb pot: bomb pots are played in games with blinds "
+                f"and a board after the first betting round"
+            )
+        if run_it_twice and not self.runs_twice:
+            raise InvalidConfigError(
+                f"{self.name} cannot be run twice: its streets after the first deal "
+                f"more than board cards"
+            )
+        if seven_deuce and not self.seven_deuce:
+            raise InvalidConfigError(
+                f"{self.name} has no 7-2 bounty: it is for games of two hole cards"
+            )
+
     @property
     def runs_twice(self) -> bool:
         """Whether the rest of the board can be run twice (docs/rules.md O5): the streets

@@ -201,11 +201,7 @@ class HandSetup:
 
     def _check_bomb_pot(self) -> None:
         game, n = self.game, len(self.seats)
-        if self.bomb_pot and not game.bomb_pots:
-            raise InvalidConfigError(
-                f"{game.name} has no bomb pot: bomb pots are played in games with blinds "
-                f"and a board after the first betting round"
-            )
+        game.check_options(bomb_pot=self.bomb_pot, run_it_twice=False, seven_deuce=False)
         if self.bomb_pot and (any(self.blinds) or any(self.dead_blinds) or self.straddle):
             raise InvalidConfigError("nobody posts a blind or a straddle in a bomb pot")
         if self.boards not in (1, 2):
@@ -226,15 +222,11 @@ class HandSetup:
             self._check_straddle()
         if self.bomb_pot or self.boards != 1:
             self._check_bomb_pot()
-        if self.run_it_twice and not self.game.runs_twice:
-            raise InvalidConfigError(
-                f"{self.game.name} cannot be run twice: its streets after the first deal "
-                f"more than board cards"
-            )
-        if self.seven_deuce and not self.game.seven_deuce:
-            raise InvalidConfigError(
-                f"{self.game.name} has no 7-2 bounty: it is for games of two hole cards"
-            )
+        self.game.check_options(
+            bomb_pot=False,  # checked in _check_bomb_pot
+            run_it_twice=self.run_it_twice,
+            seven_deuce=bool(self.seven_deuce),
+        )
 
     def _check_straddle(self) -> None:
         game = self.game

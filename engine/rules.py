@@ -176,20 +176,11 @@ class TableConfig:
             raise InvalidConfigError(
                 f"a bomb pot has 1 or 2 boards, got bomb_pot_boards={self.bomb_pot_boards!r}"
             )
-        if self.bomb_pot and not self.game.bomb_pots:
-            raise InvalidConfigError(
-                f"{self.game.name} has no bomb pot: bomb pots are played in games with blinds "
-                f"and a board after the first betting round"
-            )
-        if self.run_it_twice and not self.game.runs_twice:
-            raise InvalidConfigError(
-                f"{self.game.name} cannot be run twice: its streets after the first deal "
-                f"more than board cards"
-            )
-        if self.seven_deuce and not self.game.seven_deuce:
-            raise InvalidConfigError(
-                f"{self.game.name} has no 7-2 bounty: it is for games of two hole cards"
-            )
+        self.game.check_options(
+            bomb_pot=bool(self.bomb_pot),
+            run_it_twice=self.run_it_twice,
+            seven_deuce=bool(self.seven_deuce),
+        )
         if self.bomb_pot_every and not self.bomb_pot:
             raise InvalidConfigError("bomb_pot_every needs a bomb_pot amount")
 
