@@ -222,7 +222,9 @@ class Hosting:
             for seat, (name, bot) in bots.items()
         }
         ids = await self.store.ensure_players(name for name, _ in loaded.values())
-        players = {seat: (Player(ids[name], name), bot) for seat, (name, bot) in loaded.items()}
+        players = {
+            seat: (Player(ids[name], name, bot=True), bot) for seat, (name, bot) in loaded.items()
+        }
         for name, _ in loaded.values():
             self.players.reserve(name)
         named = {str(s): [name, b] for s, (name, b) in bots.items() if isinstance(b, str)}
@@ -328,7 +330,9 @@ class Hosting:
                 config,
                 creator.id,
                 {"decision_seconds": m.decision_seconds,
-                 "time_bank_seconds": m.time_bank_seconds},
+                 "time_bank_seconds": m.time_bank_seconds,
+                 "show_seconds": (4.0 if m.private else 0.0)
+                 if m.show_seconds is None else m.show_seconds},
                 mixed,
                 private=private,
             )  # fmt: skip
@@ -344,7 +348,7 @@ class Hosting:
         name = f"bot{seat + 1}-{strategy}"
         ids = await self.store.ensure_players([name])
         self.players.reserve(name)
-        return Player(ids[name], name), load_bot(strategy)
+        return Player(ids[name], name, bot=True), load_bot(strategy)
 
     def player_of_seat_token(self, token: str) -> Player | None:
         """Who holds the seat a seat token was given for, at any table here."""
@@ -438,6 +442,9 @@ class Hosting:
         return runner
 
 
+_CLOCK = ("decision_seconds", "time_bank_seconds", "show_seconds")
+
+
 def table_settings(lease: Lease, server: ServerSettings) -> TableSettings:
     """A table as :func:`table_json` stored it, for a process taking it over."""
     stored = lease.config
@@ -450,7 +457,7 @@ def table_settings(lease: Lease, server: ServerSettings) -> TableSettings:
         level=(0, 0) if mixed is None else mixed[1],
         reconnect_grace_seconds=server.reconnect_grace_seconds,
         # Tables stored before the clock was: the defaults.
-        **{k: stored[k] for k in ("decision_seconds", "time_bank_seconds") if k in stored},
+        **{k: stored[k] for k in _CLOCK if k in stored},
     )
 
 
@@ -535,7 +542,13 @@ def table_config(
         big_bet=fields.get("big_bet", 0), seats=fields["seats"], ante=fields["ante"],
         ante_kind=AnteKind(fields["ante_kind"]), min_buy_in=fields["min_buy_in"],
         max_buy_in=fields["max_buy_in"], button_rule=ButtonRule(fields["button_rule"]),
+        **{k: fields[k] for k in OPTIONS if k in fields},
     )  # fmt: skip
+
+
+OPTIONS = ("button_straddle", "bomb_pot", "bomb_pot_every", "bomb_pot_boards", "run_it_twice",
+           "seven_deuce")  # fmt: skip
+"""A table's options (docs/rules.md O1-O8), as ``create_table`` and the store name them."""
 
 
 def table_json(settings: TableSettings) -> dict[str, Any]:
@@ -558,4 +571,6 @@ def table_json(settings: TableSettings) -> dict[str, Any]:
         "min_buy_in": config.min_buy_in,
         "max_buy_in": config.max_buy_in,
         "button_rule": config.button_rule.value,
+        **{k: getattr(config, k) for k in OPTIONS},
+        "show_seconds": settings.show_seconds,
     }

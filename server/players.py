@@ -8,6 +8,7 @@ whoever had it before.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import secrets
 import time
@@ -82,6 +83,8 @@ class Players:
                     )
                 player_id = await self.store.guest(m.name)
                 session.player, since = Player(player_id, m.name), dt.datetime.now(dt.UTC)
+            if m.bot:  # a program: marked as one wherever it sits
+                session.player = dataclasses.replace(session.player, bot=True)
             token = secrets.token_urlsafe(24)
             self.identities[token] = (session.player, since)
             if since is not None:

@@ -20,11 +20,13 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine import ActionMenu, Card, Event, SeatView, TableConfig, TableView
+from server.settle import LedgerError, settle
 from server.stats.service import MAX_HANDS
 
 if TYPE_CHECKING:  # annotations only: the protocol needs no database
     from server.export.seat import SeenHand
     from server.store import HandSummary, StoredHand
+    from server.store.ledger import Session as LedgerSession
 
 VERSION = 1
 NAME = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,32}$")]
@@ -69,6 +71,8 @@ class Hello(ClientMessageBase):
     seat_token: Annotated[str, Field(min_length=16, max_length=128)] | None = None
     """The ``seat_token`` a ``seated`` gave you: you again, the player of that seat (to
     come back after a reload without logging in, then ``resume``)."""
+    bot: bool = False
+    """This connection is a program: wherever it sits, everyone sees it marked as a bot."""
 
 
 class CreateAccount(ClientMessageBase):
@@ -115,6 +119,25 @@ class CreateTable(ClientMessageBase):
     private: bool = False
     """A home game: left out of the lobby, reached by its invite, run by its creator (the
     host): seats by the host's approval (docs/home-games.md)."""
+    button_straddle: bool = False
+    """The button may straddle when the player under the gun does not (docs/rules.md O2).
+    Players opt in to straddling with ``straddle``, in any game that has straddles."""
+    bomb_pot: CHIPS = 0
+    """Each player's ante in a bomb pot (O3); 0: no bomb pots. One is dealt every
+    ``bomb_pot_every`` hands, when most players vote for one (``bomb_pot``), or when
+    the host calls one."""
+    bomb_pot_every: Annotated[int, Field(ge=0, le=1000)] = 0
+    bomb_pot_boards: Literal[1, 2] = 1
+    """2: double-board bomb pots, half the pot each board (O4)."""
+    run_it_twice: bool = False
+    """All in before the river, the players may agree to run the board twice (O5)."""
+    seven_deuce: CHIPS = 0
+    """The 7-2 bounty each player dealt in pays whoever wins a hand with 7-2 and shows
+    it (O6); 0: none."""
+    show_seconds: Annotated[float, Field(ge=0, le=30)] | None = None
+    """How long the table waits after each hand, for players to show their cards and
+    anyone to ask for the rabbit (``show``, ``rabbit``). Default: 4 at a private table,
+    0 at a public one."""
 
 
 class Sit(ClientMessageBase):
@@ -158,7 +181,8 @@ class Host(ClientMessageBase):
     table: TABLE_ID
     action: Literal[
         "approve", "reject", "chips", "pause", "resume", "blinds", "away", "remove",
-        "transfer", "close", "house_bot", "remove_bot",
+        "transfer", "close", "house_bot", "remove_bot", "mute", "unmute",
+        "spectator_chat", "bomb_pot",
     ]  # fmt: skip
     player: NAME | None = None
     amount: Annotated[int, Field(ge=-(10**15), le=10**15)] | None = None
@@ -168,6 +192,82 @@ class Host(ClientMessageBase):
     ante: CHIPS | None = None
     seat: Annotated[int, Field(ge=0, le=9)] | None = None
     strategy: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    on: bool | None = None
+    """spectator_chat: whether spectators may chat."""
+    boards: Literal[1, 2] | None = None
+    """bomb_pot: its boards (default: the table's)."""
+
+
+class Straddle(ClientMessageBase):
+    """Straddle (``on``) or stop straddling, from the next hand: whenever you are under
+    the gun (or on the button, where the table allows it) you post twice the big blind
+    and act last before the flop (docs/rules.md O1, O2)."""
+
+    type: Literal["straddle"]
+    table: TABLE_ID
+    on: bool = True
+
+
+class BombPot(ClientMessageBase):
+    """Vote for a bomb pot next hand (``on``), or take the vote back: when more than
+    half of the players seated vote, the next hand is one (docs/rules.md O3)."""
+
+    type: Literal["bomb_pot"]
+    table: TABLE_ID
+    on: bool = True
+
+
+class Show(ClientMessageBase):
+    """After a hand, before the next: show some or all of your hole cards (O8)."""
+
+    type: Literal["show"]
+    table: TABLE_ID
+    cards: Annotated[list[Annotated[str, Field(max_length=4)]], Field(min_length=1, max_length=7)]
+
+
+class Rabbit(ClientMessageBase):
+    """After a hand that ended before the river: the board that would have come (O7)."""
+
+    type: Literal["rabbit"]
+    table: TABLE_ID
+
+
+CHAT_LENGTH = 200
+REACTIONS = ("👍", "👏", "😂", "😮", "😢", "😡", "🔥", "🤝")
+
+
+class Chat(ClientMessageBase):
+    """Say something to everyone at the table (at most 200 characters)."""
+
+    type: Literal["chat"]
+    table: TABLE_ID
+    text: Annotated[str, Field(min_length=1, max_length=CHAT_LENGTH)]
+
+
+class React(ClientMessageBase):
+    """An emoji reaction, seen by everyone at the table: one of :data:`REACTIONS`."""
+
+    type: Literal["react"]
+    table: TABLE_ID
+    emoji: Literal["👍", "👏", "😂", "😮", "😢", "😡", "🔥", "🤝"]
+
+
+class Ledger(ClientMessageBase):
+    """A table's ledger (each player's sessions, in PokerNow's columns) and who pays whom
+    to settle up (docs/ledger.md)."""
+
+    type: Literal["ledger"]
+    table: TABLE_ID
+
+
+class Export(ClientMessageBase):
+    """The hands you played (or, at a table you watch, saw) at ``table`` since
+    ``since`` (default: the last 24 hours) as one text file: PokerStars text, PHH or OHH."""
+
+    type: Literal["export"]
+    table: TABLE_ID
+    format: Literal["pokerstars", "phh", "ohh"]
+    since: dt.datetime | None = None
 
 
 class Leave(ClientMessageBase):
@@ -197,12 +297,16 @@ class Act(ClientMessageBase):
     type: Literal["act"]
     table: TABLE_ID
     action_id: Annotated[str, Field(min_length=1, max_length=64)]
-    action: Literal["fold", "check", "call", "bet", "raise", "complete", "bring_in", "draw"]
+    action: Literal[
+        "fold", "check", "call", "bet", "raise", "complete", "bring_in", "draw", "run_it_twice"
+    ]
     amount: CHIPS | None = None
     discard: Annotated[list[Annotated[str, Field(max_length=4)]], Field(max_length=10)] | None = (
         None
     )
     """``draw`` only: the cards (or dice faces) to throw away; ``[]`` stands pat."""
+    agree: bool | None = None
+    """``run_it_twice`` only: whether you agree to run the rest of the board twice."""
     seq: SEQ | None = None
     """The ``seq`` of the action request answered: an act for a decision that is over
     (the clock answered it, and it is your turn again) is refused with ``stale``."""
@@ -251,6 +355,8 @@ class Stats(ClientMessageBase):
     game: Annotated[str, Field(min_length=1, max_length=40)] | None = None
     """A preset's key or PHH code (``nlhe``, ``plo8``, ``F7S``)."""
     last: Annotated[int, Field(ge=1, le=MAX_HANDS)] = 1_000
+    since: dt.datetime | None = None
+    """Only hands begun at or after this time (with a time zone): "tonight"."""
 
 
 class CreateTournament(ClientMessageBase):
@@ -300,6 +406,7 @@ class Ping(ClientMessageBase):
 
 ClientMessage = Annotated[
     Hello | CreateAccount | ListTables | CreateTable | Sit | Spectate | RequestSeat | Host
+    | Straddle | BombPot | Show | Rabbit | Chat | React | Ledger | Export
     | Leave | SitOut | SitIn | Act | ChooseGame | Resume | Hands | Hand | Stats
     | CreateTournament | ListTournaments | Register | Unregister | Ping,
     Field(discriminator="type"),
@@ -393,6 +500,7 @@ def menu_body(menu: ActionMenu) -> dict[str, Any]:
         "bring_in": menu.bring_in,
         "can_draw": menu.can_draw,
         "max_discard": menu.max_discard,
+        "run_it_twice": menu.run_it_twice,
     }
 
 
@@ -408,10 +516,11 @@ def game_body(config: TableConfig) -> dict[str, Any]:
     }
 
 
-def _seat_body(seat: SeatView, names: dict[int, str]) -> dict[str, Any]:
+def _seat_body(seat: SeatView, names: dict[int, str], bots: frozenset[int]) -> dict[str, Any]:
     return {
         "seat": seat.seat,
         "name": names.get(seat.seat, ""),
+        "bot": seat.seat in bots,
         "stack": seat.stack,
         "in_hand": seat.in_hand,
         "folded": seat.folded,
@@ -423,11 +532,16 @@ def _seat_body(seat: SeatView, names: dict[int, str]) -> dict[str, Any]:
         "has_cards": seat.has_cards,
         "cards": _wire(seat.cards) if seat.cards is not None else None,
         "up_cards": _wire(seat.up_cards),
+        "straddle": seat.straddle,
+        "shown_cards": _wire(seat.shown_cards),
     }
 
 
-def view_body(view: TableView, names: dict[int, str]) -> dict[str, Any]:
-    """What one viewer may see of a table (built by the engine: no hidden card)."""
+def view_body(
+    view: TableView, names: dict[int, str], bots: frozenset[int] = frozenset()
+) -> dict[str, Any]:
+    """What one viewer may see of a table (built by the engine: no hidden card); the
+    seats in ``bots`` are programs (house bots, and clients that said so)."""
     return {
         "hand_number": view.hand_number,
         "hand_in_progress": view.hand_in_progress,
@@ -436,7 +550,8 @@ def view_body(view: TableView, names: dict[int, str]) -> dict[str, Any]:
         "pots": list(view.pots),
         "button": view.button,
         "to_act": view.to_act,
-        "seats": [_seat_body(s, names) for s in view.seats],
+        "boards": [_wire(board) for board in view.boards],
+        "seats": [_seat_body(s, names, bots) for s in view.seats],
         "viewer": view.viewer,
         "menu": menu_body(view.legal) if view.legal is not None else None,
     }
@@ -505,6 +620,27 @@ def hand_body(stored: StoredHand, seat: int, seen: SeenHand) -> dict[str, Any]:
         "phh": seen.phh,
         "pokerstars": seen.pokerstars,
     }
+
+
+def ledger_body(table: str, sessions: Sequence[LedgerSession]) -> dict[str, Any]:
+    """The reply to ``ledger``: each session in PokerNow's columns, the same as a CSV
+    file, each player's net and who pays whom (none, with an ``error``, for a ledger that
+    does not balance)."""
+    from server.store.ledger import CSV_COLUMNS, csv_text, nets  # noqa: PLC0415
+
+    owed = nets(sessions)
+    body: dict[str, Any] = {
+        "type": "ledger",
+        "table": table,
+        "sessions": [dict(zip(CSV_COLUMNS, s.csv_row(), strict=True)) for s in sessions],
+        "csv": csv_text(sessions),
+        "nets": owed,
+    }
+    try:
+        body["transfers"] = [t.to_json() for t in settle(owed)]
+    except LedgerError as exc:
+        body["transfers"], body["error"] = [], str(exc)
+    return body
 
 
 def dumps(message: dict[str, Any]) -> str:

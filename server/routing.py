@@ -8,7 +8,9 @@ reply is sent another way, or there is none).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -17,7 +19,7 @@ import engine
 from engine import EngineError
 from server import protocol
 from server.connections import Session
-from server.export.seat import seen_from
+from server.export.seat import export_seen, seen_from
 from server.players import Players
 from server.stats.service import Query, StatsBusyError
 from server.store import StoreError, UnknownHandError
@@ -139,6 +141,58 @@ async def _host(app: PokerServer, session: Session, m: protocol.Host) -> Reply:
     return await runner.request("host", session, player=player, m=m, bot=bot)
 
 
+async def _straddle(app: PokerServer, session: Session, m: protocol.Straddle) -> Reply:
+    return await app.hosting.runner(m.table).request("straddle", session, on=m.on)
+
+
+async def _bomb_pot(app: PokerServer, session: Session, m: protocol.BombPot) -> Reply:
+    player = Players.of(session)
+    return await app.hosting.runner(m.table).request("bomb_pot", session, player=player, on=m.on)
+
+
+async def _show(app: PokerServer, session: Session, m: protocol.Show) -> Reply:
+    return await app.hosting.runner(m.table).request("show", session, cards=m.cards)
+
+
+async def _rabbit(app: PokerServer, session: Session, m: protocol.Rabbit) -> Reply:
+    return await app.hosting.runner(m.table).request("rabbit", session)
+
+
+async def _chat(app: PokerServer, session: Session, m: protocol.Chat) -> Reply:
+    player = Players.of(session)
+    return await app.hosting.runner(m.table).request("chat", session, player=player, text=m.text)
+
+
+async def _react(app: PokerServer, session: Session, m: protocol.React) -> Reply:
+    player = Players.of(session)
+    return await app.hosting.runner(m.table).request("react", session, player=player, emoji=m.emoji)
+
+
+async def _ledger(app: PokerServer, session: Session, m: protocol.Ledger) -> Reply:
+    """The table's ledger and who pays whom (docs/ledger.md)."""
+    app.hosting.runner(m.table).require_watcher(session, Players.of(session))
+    return protocol.ledger_body(m.table, await app.store.ledger_sessions(m.table))
+
+
+EXPORT_HANDS = 500
+"""The most hands one ``export`` writes: a night's, not a database's."""
+
+
+async def _export(app: PokerServer, session: Session, m: protocol.Export) -> Reply:
+    """The table's hands since ``since`` as one file, as the asker saw them."""
+    player = Players.of(session)
+    app.hosting.runner(m.table).require_watcher(session, player)
+    since = m.since or dt.datetime.now(dt.UTC) - dt.timedelta(days=1)
+    listed = await app.store.list_hands(
+        table=m.table, since=since, imported=False, limit=EXPORT_HANDS
+    )
+    infos = [(await app.store.stored_hand(h.id)).info for h in reversed(listed)]
+    text = await asyncio.to_thread(export_seen, infos, player.name, m.format)
+    suffix = {"pokerstars": "txt", "phh": "phhs", "ohh": "ohh"}[m.format]
+    return {"type": "export", "table": m.table, "format": m.format, "hands": len(infos),
+            "filename": f"{m.table}-{since:%Y%m%d}.{suffix}", "text": text}  # fmt: skip
+
+
 async def _leave(app: PokerServer, session: Session, m: protocol.Leave) -> Reply:
     if m.table in app.lobby.followed:
         app.lobby.unwatch(session, m.table)
@@ -167,7 +221,7 @@ async def _act(app: PokerServer, session: Session, m: protocol.Act) -> Reply:
             return tournament.act(Players.of(session), m)
     return await app.hosting.runner(m.table).request(
         "act", session, player=Players.of(session), action_id=m.action_id, action=m.action,
-        amount=m.amount, seq=m.seq, discard=m.discard,
+        amount=m.amount, seq=m.seq, discard=m.discard, agree=m.agree,
     )  # fmt: skip
 
 
@@ -259,6 +313,14 @@ ROUTES: dict[type[protocol.ClientMessageBase], Handler] = {
     protocol.Spectate: _spectate,
     protocol.RequestSeat: _request_seat,
     protocol.Host: _host,
+    protocol.Straddle: _straddle,
+    protocol.BombPot: _bomb_pot,
+    protocol.Show: _show,
+    protocol.Rabbit: _rabbit,
+    protocol.Chat: _chat,
+    protocol.React: _react,
+    protocol.Ledger: _ledger,
+    protocol.Export: _export,
     protocol.Leave: _leave,
     protocol.SitOut: _sit_out,
     protocol.SitIn: _sit_in,

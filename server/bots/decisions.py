@@ -21,7 +21,17 @@ import logging
 from collections import Counter
 from dataclasses import dataclass
 
-from engine import Action, ActionMenu, BetOrRaiseTo, BringIn, CheckOrCall, Draw, Fold, TableView
+from engine import (
+    Action,
+    ActionMenu,
+    BetOrRaiseTo,
+    BringIn,
+    CheckOrCall,
+    Draw,
+    Fold,
+    RunItTwice,
+    TableView,
+)
 from server.bots.strategies import Bot
 
 __all__ = ["BotCaller", "Decision", "safe_action"]
@@ -43,7 +53,9 @@ class Decision:
 
 def safe_action(menu: ActionMenu) -> Action:
     """What the server's clock would do: stand pat in a draw, bring in when the low card
-    must, else check when that is free, otherwise fold."""
+    must, else check when that is free, otherwise fold; asked to run it twice, no."""
+    if menu.run_it_twice:
+        return RunItTwice(menu.seat, False)
     if menu.can_draw:
         return Draw(menu.seat)
     if menu.can_bring_in and not menu.can_fold:

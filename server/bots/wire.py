@@ -37,6 +37,7 @@ from engine import (
     Draw,
     Fold,
     Game,
+    RunItTwice,
     TableConfig,
     game,
     game_from_dict,
@@ -80,6 +81,7 @@ def menu_from_json(seat: int, body: Mapping[str, Any]) -> ActionMenu:
         bring_in=int(body.get("bring_in", 0)),
         max_discard=int(body.get("max_discard", -1)),
         completes=body["raise_kind"] == "complete",
+        run_it_twice=bool(body.get("run_it_twice", False)),
     )
 
 
@@ -106,6 +108,9 @@ def act_message(
         case Draw(discard=discard):
             body["action"] = "draw"
             body["discard"] = [str(c) for c in discard]
+        case RunItTwice(agree=agree):
+            body["action"] = "run_it_twice"
+            body["agree"] = agree
     return body
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import csv
 import json
 import sys
 from pathlib import Path
@@ -31,12 +30,9 @@ def _sessions(table: str, db: str | None) -> list[Session]:
 def _nets(args: argparse.Namespace) -> dict[str, int]:
     """Each player's net, from the file or the stored table; LedgerError says why not."""
     if args.table is not None:
-        by_id: dict[int, int] = {}
-        names: dict[int, str] = {}  # a player's name: their latest session's
-        for s in _sessions(args.table, args.db):
-            by_id[s.player_id] = by_id.get(s.player_id, 0) + s.net
-            names[s.player_id] = s.nickname
-        return {names[p]: net for p, net in by_id.items()}
+        from server.store.ledger import nets  # noqa: PLC0415
+
+        return nets(_sessions(args.table, args.db))
     if args.file is None:
         raise common.UsageError("give a ledger CSV file, or --table NAME")
     try:
@@ -93,9 +89,7 @@ def add_commands(sub: argparse._SubParsersAction[common.Parser]) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """``pokerroom ledger export --table NAME``: the table's sessions as CSV on stdout."""
-    from server.store.ledger import CSV_COLUMNS  # noqa: PLC0415
+    from server.store.ledger import csv_text  # noqa: PLC0415
 
-    out = csv.writer(sys.stdout, lineterminator="\n")
-    out.writerow(CSV_COLUMNS)
-    out.writerows(s.csv_row() for s in _sessions(args.table, args.db))
+    sys.stdout.write(csv_text(_sessions(args.table, args.db)))
     return 0

@@ -12,13 +12,14 @@ has the first two.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import Event, history, redact
-from server.export import HandInfo, UnsupportedGameError, pokerstars
+from server.export import HandInfo, UnsupportedGameError, ohh, pokerstars
 from server.export.phh import SEED_FIELD
 
-__all__ = ["SeenHand", "seen_from"]
+__all__ = ["FORMATS", "SeenHand", "export_seen", "seen_from"]
 
 
 @dataclass(frozen=True)
@@ -51,3 +52,28 @@ def seen_from(info: HandInfo, position: int) -> SeenHand:
         phh=history.dump(seen),
         pokerstars=text,
     )
+
+
+FORMATS = ("pokerstars", "phh", "ohh")
+
+
+def export_seen(infos: Sequence[HandInfo], player: str, fmt: str) -> str:
+    """Hands as one file in ``fmt`` (one of :data:`FORMATS`), each as ``player`` saw it:
+    their own hole cards in the hands they played (the hero's, in PokerStars text and
+    OHH), nobody's hidden cards, no deck seed. Hands of a game PokerStars does not deal
+    are left out of PokerStars text."""
+    texts: list[str] = []
+    for info in infos:
+        position = info.players.index(player) if player in info.players else None
+        if fmt == "phh":
+            seen = history.redact(info.history, position)
+            seen.fields.pop(SEED_FIELD, None)
+            texts.append(history.dump(seen))
+        elif fmt == "ohh":
+            texts.append(ohh.dumps(ohh.render(info, hero=position)))
+        else:
+            try:
+                texts.append(pokerstars.render(info, hero=position))
+            except UnsupportedGameError:
+                continue
+    return "\n\n".join(texts) + "\n" if texts else ""

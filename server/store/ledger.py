@@ -6,7 +6,10 @@ rest, and the balances a table owes its players."""
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,6 +88,26 @@ class Session:
         return [self.nickname, self.player_id, _iso(self.start),
                 _iso(self.end) if self.end else "", self.buy_in, self.buy_out, self.stack,
                 self.net]  # fmt: skip
+
+
+def nets(found: Sequence[Session]) -> dict[str, int]:
+    """Each player's net over their sessions, summed by player id and named by the
+    nickname of their latest session."""
+    by_id: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for s in found:
+        by_id[s.player_id] = by_id.get(s.player_id, 0) + s.net
+        names[s.player_id] = s.nickname
+    return {names[p]: net for p, net in by_id.items()}
+
+
+def csv_text(found: Sequence[Session]) -> str:
+    """The sessions as a CSV file in PokerNow's columns (:data:`CSV_COLUMNS`)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows(s.csv_row() for s in found)
+    return out.getvalue()
 
 
 def _iso(moment: dt.datetime) -> str:

@@ -11,6 +11,7 @@ from engine import (
     Draw,
     EngineError,
     Fold,
+    RunItTwice,
     parse_cards,
     parse_dice,
 )
@@ -24,6 +25,8 @@ def default_action(menu: ActionMenu) -> Action:
     thrown away for them), bring in when the low card must (TDA RP-10-E), else check if
     that is free, or fold."""
     seat = menu.seat
+    if menu.run_it_twice:  # silence is no (docs/rules.md O5)
+        return RunItTwice(seat, False)
     if menu.can_draw:
         return Draw(seat)
     if menu.can_bring_in and not menu.can_fold:
@@ -32,7 +35,11 @@ def default_action(menu: ActionMenu) -> Action:
 
 
 def action_from_wire(
-    menu: ActionMenu, action: str, amount: int | None, discard: list[str] | None = None
+    menu: ActionMenu,
+    action: str,
+    amount: int | None,
+    discard: list[str] | None = None,
+    agree: bool | None = None,
 ) -> Action:
     """The engine action an ``act`` message names for ``menu.seat``, or
     :class:`TableError` (``bad_action``, ``illegal``) for one the menu rules out by its
@@ -40,6 +47,14 @@ def action_from_wire(
     seat = menu.seat
     if discard is not None and action != "draw":
         raise TableError("bad_action", f"{action} takes no discard (only draw does)")
+    if (agree is not None) != (action == "run_it_twice"):
+        raise TableError("bad_action", "only run_it_twice takes agree (true or false)")
+    if menu.run_it_twice:
+        if action != "run_it_twice":
+            raise TableError("illegal", f"seat {seat} is asked to run it twice: agree or not")
+        return RunItTwice(seat, bool(agree))
+    if action == "run_it_twice":
+        raise TableError("illegal", f"seat {seat} is not asked to run it twice")
     if action in ("bet", "raise", "complete"):
         if amount is None:
             raise TableError("bad_action", f"{action} needs an amount (the street total)")

@@ -78,6 +78,9 @@ class Player:
 
     id: int
     name: str
+    bot: bool = field(default=False, compare=False)
+    """A program (a house bot, or a client that said ``bot`` in its hello): everyone
+    sees it marked as one."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,9 @@ class TableSettings:
     timeouts_to_sit_out: int = 2
     """Timeouts in a row after which a player is sat out."""
     reconnect_grace_seconds: float = 60.0
+    show_seconds: float = 0.0
+    """The pause after each hand, for players to show their cards and anyone to ask for
+    the rabbit (server/tables/options.py); the hand is stored once it is over."""
     hands_kept: int = 3
     """Hands of events kept for clients resuming after a reconnection."""
     mix: Mix | None = None
@@ -207,6 +213,14 @@ class TableState:
         self.bots_leaving: set[int] = set()  # house bots the host removed mid-hand
         self.pending_host: list[HostRecord] = []  # recorded in order, then dropped
         self.close_reason = "closed"  # what table_closed says (the host's: "host")
+        # Table options (options.py) and chat (chat.py).
+        self.bomb_votes: set[int] = set()  # player ids voting for a bomb pot next hand
+        self.bomb_pot_next = 0  # boards of a bomb pot called during a hand, for the next
+        self.in_show_pause = False  # after a hand: cards may be shown, the rabbit hunted
+        self.chat_log: deque[dict[str, Any]] = deque(maxlen=50)
+        self.chat_times: dict[int, list[float]] = {}  # player id -> their recent lines
+        self.muted: set[str] = set()  # names the host has muted
+        self.spectator_chat = False  # a private table's spectators may chat
         # Mixed games (mixing.py).
         self.rotation = None if self.settings.mix is None else Rotation(self.settings.mix)
         self._rotated = 0  # hands_played when the rotation last moved on
@@ -219,3 +233,8 @@ class TableState:
         self._state_timer: asyncio.TimerHandle | None = None  # see Views._state_soon
         self.opened_at = self.clock()
         self.recent: deque[tuple[float, int]] = deque()  # (when a hand ended, its pot)
+
+    async def _handle(self, command: Command) -> None:
+        """Carry out one command: the runner's (runner.py); a layer that waits for
+        commands itself (the show pause) hands them on through this."""
+        raise NotImplementedError

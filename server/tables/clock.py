@@ -101,6 +101,7 @@ class Decisions(HouseBots):
     def _cmd_act(
         self, session: Subscriber, *, player: Player, action_id: str, action: str,
         amount: int | None, seq: int | None = None, discard: list[str] | None = None,
+        agree: bool | None = None,
     ) -> dict[str, Any]:  # fmt: skip
         key = (player.id, action_id)
         if key in self.action_ids:  # a retry: answer again, act once
@@ -115,7 +116,7 @@ class Decisions(HouseBots):
             )  # fmt: skip
         menu = self.table.legal_actions(seat)
         assert menu is not None
-        move = action_from_wire(menu, action, amount, discard)
+        move = action_from_wire(menu, action, amount, discard, agree)
         self._spend_clock(seat)
         self._publish(self.table.apply(move))
         self.seats[seat].timeouts = 0

@@ -20,7 +20,9 @@ from server import protocol
 from server.tables.base import Player, SeatRequest, Subscriber, TableError
 from server.tables.mixing import Mixing
 
-_NEEDS_PLAYER = frozenset({"approve", "reject", "chips", "away", "remove", "transfer"})
+_NEEDS_PLAYER = frozenset(
+    {"approve", "reject", "chips", "away", "remove", "transfer", "mute", "unmute"}
+)
 
 
 class Hosted(Mixing):
@@ -47,6 +49,13 @@ class Hosted(Mixing):
             raise TableError(
                 "not_host", f"only the host of table {self.settings.table_id!r} may do that"
             )
+
+    def require_watcher(self, session: Subscriber, player: Player) -> None:
+        """:class:`TableError` ``bad_invite`` unless ``player`` may see this table's
+        records (its ledger, its hands): anyone at a public table; at a private one, whoever
+        watches it (through the invite) or sits, asks to sit, or hosts there."""
+        if session not in self.subscribers:
+            self._refuse_uninvited(None, player)
 
     def publish_summary(self) -> None:
         """A private table's lobby line never goes on the bus: no lobby lists it."""

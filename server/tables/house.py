@@ -7,7 +7,7 @@ import asyncio
 import logging
 from typing import Any
 
-from engine import Action, EngineError
+from engine import Action, EngineError, RunItTwice
 from server.tables.actions import default_action
 from server.tables.base import Command, Player, Seat, Subscriber
 from server.tables.seating import Seating
@@ -39,7 +39,13 @@ class HouseBots(Seating):
         menu = self.table.legal_actions(seat)
         assert menu is not None
         try:
-            action = self.house[seat][1].act(self.table.view(seat), menu)
+            # Asked to run it twice, the house always agrees: the strategies know nothing
+            # of it, and half the pot each run changes no expectation.
+            action = (
+                RunItTwice(seat, True)
+                if menu.run_it_twice
+                else self.house[seat][1].act(self.table.view(seat), menu)
+            )
             if not menu.allows(action):
                 raise ValueError(f"{action!r} is not on its menu")
         except Exception:  # a bot's bug costs its decision, never the table's time

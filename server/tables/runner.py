@@ -10,14 +10,14 @@ from typing import Any
 
 from engine import EngineError
 from server.tables.base import Command, Subscriber, TableError
-from server.tables.hosted import Hosted
+from server.tables.chat import Chat
 
 log = logging.getLogger("pokerroom")
 
 _UNANSWERED = frozenset({"noop", "house_act"})  # the table's own commands: nobody awaits
 
 
-class TableRunner(Hosted):
+class TableRunner(Chat):
     """Owns one table. Start :meth:`run` as a task; talk to it with :meth:`request`."""
 
     # -- the outside ------------------------------------------------------------------

@@ -37,15 +37,20 @@ class Storing(Decisions):
         self._finished_through = self.table.hand_number
         self.hands_played += 1
         self.recent.append((self.clock(), sum(hand.totals)))
-        shuffle = self.shuffles.pop(self.table.hand_number)
+        number = self.table.hand_number
+        players = {s: seat.player for s, seat in self.seats.items()}  # who played it
+        await self._after_hand()
+        shuffle = self.shuffles.pop(number)
         if self.store_hand is not None:
-            players = {s: seat.player for s, seat in self.seats.items()}
-            started = self.started_at.pop(self.table.hand_number, dt.datetime.now(dt.UTC))
+            started = self.started_at.pop(number, dt.datetime.now(dt.UTC))
             await self.store_hand(self.table, players, started, shuffle)
-        self._stored_through = self.table.hand_number
+        self._stored_through = number
         self._settle_seats()
         await self._flush_ledger()
         self.publish_summary()  # a hand more played, and who left
+
+    async def _after_hand(self) -> None:
+        """Between a hand's end and its storing: the show pause (options.py)."""
 
     def _settle_seats(self) -> None:
         """Between hands: free the busted seats (house bots buy in again), and stand up

@@ -42,6 +42,16 @@ class Views(TableState):
             "max_buy_in": cfg.max_buy_in,
             "ante_kind": cfg.ante_kind.value,
             "button_rule": cfg.button_rule.value,
+            "options": {
+                "straddle": cfg.game.straddles,
+                "button_straddle": cfg.button_straddle,
+                "bomb_pot": cfg.bomb_pot,
+                "bomb_pot_every": cfg.bomb_pot_every,
+                "bomb_pot_boards": cfg.bomb_pot_boards,
+                "run_it_twice": cfg.run_it_twice,
+                "seven_deuce": cfg.seven_deuce,
+                "show_seconds": self.settings.show_seconds,
+            },
             "decision_seconds": self.settings.decision_seconds,
             "time_bank_seconds": self.settings.time_bank_seconds,
             "players": [
@@ -195,12 +205,16 @@ class Views(TableState):
             "type": "snapshot",
             "table": self.settings.table_id,
             "seq": self.seq,
-            "view": protocol.view_body(self.table.view(seat), self._names()),
+            "view": protocol.view_body(self.table.view(seat), self._names(), self._bots()),
             "summary": self.summary(),
+            "chat": list(self.chat_log),
         }
 
     def _names(self) -> dict[int, str]:
         return {s: seat.player.name for s, seat in self.seats.items()}
+
+    def _bots(self) -> frozenset[int]:
+        return frozenset(s for s, seat in self.seats.items() if seat.player.bot)
 
     def _cmd_spectate(self, session: Subscriber) -> dict[str, Any]:
         self.subscribers.setdefault(session, None)

@@ -1,0 +1,99 @@
+"""Table chat and emoji reactions (docs/home-games.md#chat): who may talk (the players,
+the host, and spectators where the table allows: always at a public table, at a private
+one when its host says so), how fast (:data:`RATE`), and the host's mutes. Text goes out
+as the player typed it, in JSON: the browser shows it as text, never as markup."""
+
+from __future__ import annotations
+
+import datetime as dt
+import unicodedata
+from typing import Any
+
+from server import protocol
+from server.tables.base import Player, Subscriber, TableError
+from server.tables.options import TableOptions
+
+RATE = (5, 10.0)
+"""At most 5 chat messages or reactions in 10 seconds a player."""
+CHAT_KEPT = 50
+"""Chat lines a snapshot carries, for whoever arrives or reloads."""
+
+
+class Chat(TableOptions):
+    """Chat lines and reactions, rate-limited, with the host's mutes."""
+
+    def _cmd_chat(self, session: Subscriber, player: Player, text: str) -> dict[str, Any]:
+        clean = _clean(text)
+        if not clean:
+            raise TableError("bad_chat", "chat: the message is empty")
+        seat = self._may_talk(session, player)
+        line = {"type": "chat", "name": player.name, "seat": seat, "text": clean,
+                "at": dt.datetime.now(dt.UTC).isoformat()}  # fmt: skip
+        self.chat_log.append({"table": self.settings.table_id, **line})
+        self._tell_everyone(line)
+        return {"type": "chat_sent", "table": self.settings.table_id}
+
+    def _cmd_react(self, session: Subscriber, player: Player, emoji: str) -> dict[str, Any]:
+        seat = self._may_talk(session, player)
+        self._tell_everyone({"type": "reaction", "name": player.name, "seat": seat,
+                             "emoji": emoji})  # fmt: skip
+        return {"type": "chat_sent", "table": self.settings.table_id}
+
+    def _may_talk(self, session: Subscriber, player: Player) -> int | None:
+        """The speaker's seat (None: not seated), once they may say something now."""
+        seat = self._seat_of_player(player)
+        if session not in self.subscribers and seat is None:
+            raise TableError("not_watching", "watch the table first (spectate or sit)")
+        if player.name in self.muted:
+            raise TableError("muted", "the host has muted you at this table")
+        spectator = seat is None and player.id != self.host
+        if spectator and self.private and not self.spectator_chat:
+            raise TableError("no_chat", "spectators do not chat at this table (its host decides)")
+        now = self.clock()
+        times = self.chat_times.setdefault(player.id, [])
+        times[:] = [t for t in times if now - t < RATE[1]]
+        if len(times) >= RATE[0]:
+            raise TableError(
+                "too_fast", f"at most {RATE[0]} messages in {RATE[1]:g} seconds: wait a moment"
+            )
+        times.append(now)
+        return seat
+
+    # -- the host's --------------------------------------------------------------------------
+
+    def _host_mute(self, m: protocol.Host, bot: Any) -> tuple[dict[str, Any], int | None]:
+        assert m.player is not None
+        self.muted.add(m.player)
+        return {"player": m.player}, self._id_of(m.player)
+
+    def _host_unmute(self, m: protocol.Host, bot: Any) -> tuple[dict[str, Any], int | None]:
+        assert m.player is not None
+        self.muted.discard(m.player)
+        return {"player": m.player}, self._id_of(m.player)
+
+    def _host_spectator_chat(self, m: protocol.Host, bot: Any) -> tuple[dict[str, Any], int | None]:
+        if m.on is None:
+            raise TableError("bad_message", "host: spectator_chat needs on (true or false)")
+        self.spectator_chat = m.on
+        return {"on": m.on}, None
+
+    def _id_of(self, name: str) -> int | None:
+        """The id of a player here (seated, asking for a seat, or watching), if known."""
+        for occupant in self.seats.values():
+            if occupant.player.name == name:
+                return occupant.player.id
+        for request in self.requests.values():
+            if request.player.name == name:
+                return request.player.id
+        return None
+
+
+def _clean(text: str) -> str:
+    """The text without control and format characters (no invisible tricks, no line
+    breaks), its spaces collapsed."""
+    kept = "".join(
+        " " if c.isspace() else c
+        for c in text
+        if unicodedata.category(c)[0] != "C" or c.isspace() or c == "\u200d"  # emoji joiner
+    )
+    return " ".join(kept.split())
