@@ -269,7 +269,7 @@ async def _stats(app: PokerServer, session: Session, m: protocol.Stats) -> Reply
     """Anyone's figures, even before hello: they are over what the tables showed
     (:mod:`server.stats.service` replays each hand as a spectator saw it)."""
     game = None if m.game is None else engine.game(m.game).key
-    query = Query(tuple(dict.fromkeys(m.players)), m.table, game, m.last)
+    query = Query(tuple(dict.fromkeys(m.players)), m.table, game, m.last, m.since)
     try:
         return await app.stats.stats(query, session.address)
     except StatsBusyError as exc:

@@ -25,6 +25,7 @@ statistics need no store (docs/architecture.md).
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import multiprocessing
 import signal
 import time
@@ -66,13 +67,14 @@ class StatsBusyError(Exception):
 @dataclass(frozen=True)
 class Query:
     """What a ``stats`` message asks: the newest ``last`` hands played here of ``table``
-    and ``game`` (None: any) in which one of ``players`` played (empty: anyone), and the
-    figures of ``players`` (empty: of everyone in them)."""
+    and ``game`` (None: any), begun ``since`` (None: ever), in which one of ``players``
+    played (empty: anyone), and the figures of ``players`` (empty: of everyone in them)."""
 
     players: tuple[str, ...] = ()
     table: str | None = None
     game: str | None = None
     last: int = 1_000
+    since: dt.datetime | None = None
 
 
 @dataclass
@@ -124,6 +126,7 @@ class ListHands(Protocol):
         table: str | None,
         game: str | None,
         before: int | None,
+        since: dt.datetime | None,
         imported: bool | None,
         limit: int,
     ) -> Awaitable[Sequence[HandSummary]]: ...
@@ -179,6 +182,7 @@ class StatsService:
             "table": query.table,
             "game": query.game,
             "last": query.last,
+            "since": None if query.since is None else query.since.isoformat(),
         }
         self._answers[query] = (ids, body)
         if len(self._answers) > 64:
@@ -194,7 +198,7 @@ class StatsService:
             while left > 0:
                 page = await self.list_hands(
                     player=player, table=query.table, game=query.game, before=before,
-                    imported=False, limit=min(PAGE, left),
+                    since=query.since, imported=False, limit=min(PAGE, left),
                 )  # fmt: skip
                 found.update((h.id, h) for h in page)
                 if len(page) < min(PAGE, left):
