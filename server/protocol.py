@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine import ActionMenu, Card, Event, SeatView, TableConfig, TableView
 from server.settle import LedgerError, settle
@@ -35,6 +35,8 @@ CHIPS = Annotated[int, Field(ge=0, le=10**15)]
 HAND_ID = Annotated[int, Field(ge=1, le=2**63 - 1)]  # the database's 64-bit ids
 SEQ = Annotated[int, Field(ge=0, le=2**53 - 1)]  # the largest integer JSON carries exactly
 INVITE = Annotated[str, Field(min_length=16, max_length=64)]
+MOMENT = Annotated[AwareDatetime, Field(strict=False)]
+"""A time as ISO 8601 text with its zone (``2026-11-26T20:00:00+00:00``)."""
 GAME = Annotated[str, Field(min_length=1, max_length=40)] | dict[str, Any]
 """A game: a preset's key or PHH code (``"plo8"``, ``"F7S"``), or a definition object
 (``engine.Game.to_dict``); the engine checks it."""
@@ -267,7 +269,7 @@ class Export(ClientMessageBase):
     type: Literal["export"]
     table: TABLE_ID
     format: Literal["pokerstars", "phh", "ohh"]
-    since: dt.datetime | None = None
+    since: MOMENT | None = None
 
 
 class Leave(ClientMessageBase):
@@ -355,7 +357,7 @@ class Stats(ClientMessageBase):
     game: Annotated[str, Field(min_length=1, max_length=40)] | None = None
     """A preset's key or PHH code (``nlhe``, ``plo8``, ``F7S``)."""
     last: Annotated[int, Field(ge=1, le=MAX_HANDS)] = 1_000
-    since: dt.datetime | None = None
+    since: MOMENT | None = None
     """Only hands begun at or after this time (with a time zone): "tonight"."""
 
 

@@ -62,18 +62,22 @@ def export_seen(infos: Sequence[HandInfo], player: str, fmt: str) -> str:
     their own hole cards in the hands they played (the hero's, in PokerStars text and
     OHH), nobody's hidden cards, no deck seed. Hands of a game PokerStars does not deal
     are left out of PokerStars text."""
+
+    def position(info: HandInfo) -> int | None:
+        return info.players.index(player) if player in info.players else None
+
+    if fmt == "phh":  # a .phhs file: one TOML table per hand
+        seen = [history.redact(info.history, position(info)) for info in infos]
+        for hh in seen:
+            hh.fields.pop(SEED_FIELD, None)
+        return history.dump_all(seen) if seen else ""
     texts: list[str] = []
     for info in infos:
-        position = info.players.index(player) if player in info.players else None
-        if fmt == "phh":
-            seen = history.redact(info.history, position)
-            seen.fields.pop(SEED_FIELD, None)
-            texts.append(history.dump(seen))
-        elif fmt == "ohh":
-            texts.append(ohh.dumps(ohh.render(info, hero=position)))
+        if fmt == "ohh":
+            texts.append(ohh.dumps(ohh.render(info, hero=position(info))))
         else:
             try:
-                texts.append(pokerstars.render(info, hero=position))
+                texts.append(pokerstars.render(info, hero=position(info)))
             except UnsupportedGameError:
                 continue
     return "\n\n".join(texts) + "\n" if texts else ""

@@ -43,10 +43,10 @@ class TableOptions(Hosted):
         voters = {o.player.id for o in self.seats.values()}
         self.bomb_votes &= voters
         needed = len(voters) // 2 + 1
-        called = len(self.bomb_votes) >= needed
-        if called:
-            self._call_bomb_pot(None)
         names = sorted(o.player.name for o in self.seats.values() if o.player.id in self.bomb_votes)
+        called = len(names) >= needed
+        if called:  # the votes are spent
+            self._call_bomb_pot(None)
         self._tell_everyone(
             {"type": "bomb_pot_votes", "votes": names, "needed": needed, "called": called}
         )
