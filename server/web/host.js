@@ -1,7 +1,10 @@
-// Home games (docs/home-games.md): hosting a private table, its invite link, asking for a
-// seat with it, the host's panel at the table, and the seat token that brings a player
-// back to their seat after a reload. The app calls in at a few places (app.js: its
-// constructor, connected, message, route and draw; lobby.js: the lobby's form).
+// Home games (docs/home-games.md): hosting a private table (and its options: straddles,
+// bomb pots, run it twice, the 7-2 bounty, the pause to show cards), its invite link,
+// asking for a seat with it, the host's panel at the table, and the seat token that
+// brings a player back to their seat after a reload. The app calls in at a few places
+// (app.js: its constructor, connected, message, route and draw; lobby.js: the lobby's
+// form). The table's own option messages (straddle, bomb_pot_votes) pass through here
+// to the table's model: app.js hands every message here first.
 
 import { KEYS } from "./connection.js";
 import { h } from "./dom.js";
@@ -62,14 +65,24 @@ export function hostMessage(app, m) {
     case "seat_rejected":
       if (t && t.id === m.table) t.error = "The host said no to your request.";
       break;
-    case "host_action":
+    case "host_action": {
+      const state = hosted.get(m.table);
+      if (state && (m.action === "mute" || m.action === "unmute")) {
+        state.muted = new Set(state.muted || []);
+        state.muted[m.action === "mute" ? "add" : "delete"](m.player);
+      }
+      if (state && m.action === "spectator_chat") state.spectatorChat = m.on;
       if (t && t.id === m.table && t.view) {
         // Who sits where: a private table is not in the lobby, where names come from.
         if (m.seat !== undefined && m.player && (m.action === "approve" || m.action === "house_bot")) nameSeat(t, m.seat, m.player);
+        if (m.action === "house_bot" && t.seat(m.seat)) t.seat(m.seat).bot = true;
         t.line(`${m.by} (host): ${describe(m)}`);
       }
       break;
+    }
     default:
+      // A table's option messages (a straddle chosen, the bomb pot vote): its model's.
+      if (t && t.id === m.table && typeof t.message === "function" && t.message(m)) break;
       return false;
   }
   app.draw();
@@ -98,6 +111,10 @@ function describe(m) {
     case "close": return "closed the table";
     case "house_bot": return `house bot ${m.player} sits in seat ${m.seat + 1}`;
     case "remove_bot": return `house bot ${m.player} leaves`;
+    case "mute": return `${m.player} is muted`;
+    case "unmute": return `${m.player} may chat again`;
+    case "spectator_chat": return m.on ? "spectators may chat" : "spectators may not chat";
+    case "bomb_pot": return `bomb pot next hand${m.boards === 2 ? ", two boards" : ""}`;
     default: return m.action;
   }
 }
@@ -106,7 +123,38 @@ export const inviteLink = (table, invite) => `${location.origin}/#/join/${encode
 
 // -- the lobby: hosting a game -------------------------------------------------------------
 
-/** The lobby's "Host a private game" form: game, blinds, buy-ins, seats. */
+/** Which table options each game may have (the engine's rule, engine/games.py: straddles
+ * in no-limit and pot-limit games with blinds, bomb pots and run it twice where the board
+ * comes after the first betting round, the 7-2 bounty with two hole cards from a deck
+ * with sevens and deuces). tests/web/test_table_options.py checks it against the engine
+ * for every game the form offers. */
+export const GAME_OPTIONS = {
+  nlhe: ["straddle", "bomb_pot", "run_it_twice", "seven_deuce"], flhe: ["bomb_pot", "run_it_twice", "seven_deuce"],
+  plhe: ["straddle", "bomb_pot", "run_it_twice", "seven_deuce"], plo: ["straddle", "bomb_pot", "run_it_twice"],
+  plo5: ["straddle", "bomb_pot", "run_it_twice"], plo6: ["straddle", "bomb_pot", "run_it_twice"],
+  flo8: ["bomb_pot", "run_it_twice"], plo8: ["straddle", "bomb_pot", "run_it_twice"],
+  shortdeck: ["straddle", "bomb_pot", "run_it_twice"], "27td": [], "27sd": ["straddle"], "5cd": ["straddle"],
+  badugi: [], dice: ["straddle"],
+};
+
+/** The form's table options: each shown only for a game that may have it. */
+function optionFields() {
+  const num = (name, label, value, extra) => h("label", { "data-option": extra.option }, label,
+    h("input", { name, type: "number", value, min: 0, ...extra.input }));
+  const box = (name, label, option) => h("label", { class: "check", "data-option": option },
+    h("input", { type: "checkbox", name }), label);
+  return h("fieldset", { class: "host-options", "data-testid": "host-options" }, h("legend", {}, "Table options"),
+    h("p", { class: "muted", "data-option": "straddle" }, "Players may straddle: each opts in at the table."),
+    box("button_straddle", " The button may straddle too", "straddle"),
+    num("bomb_pot", "Bomb pot ante ", 0, { option: "bomb_pot", input: { title: "0: no bomb pots", "data-testid": "opt-bomb-pot" } }),
+    num("bomb_pot_every", "every … hands ", 0, { option: "bomb_pot", input: { max: 1000, title: "0: only when the players vote for one, or you call one" } }),
+    box("bomb_pot_boards", " Two boards", "bomb_pot"),
+    box("run_it_twice", " Run it twice", "run_it_twice"),
+    num("seven_deuce", "7-2 bounty ", 0, { option: "seven_deuce", input: { title: "0: no bounty" } }),
+    num("show_seconds", "Seconds to show cards after a hand ", 4, { option: "show", input: { max: 30, step: 1 } }));
+}
+
+/** The lobby's "Host a private game" form: game, blinds, buy-ins, seats, options. */
 export function hostForm(app) {
   const num = (name, label, value, extra) => h("label", {}, label, h("input", { name, type: "number", value, ...extra }));
   const games = GAMES.filter(([, , kind]) => kind === "blinds");
@@ -117,9 +165,17 @@ export function hostForm(app) {
     const n = (k) => Number(d.get(k));
     try {
       if (!app.conn.player) throw new Error("say who you are first (a name above)");
+      const allowed = GAME_OPTIONS[d.get("game")] || [];
+      const has = (option) => allowed.includes(option);
+      const options = { show_seconds: n("show_seconds"),
+        ...(has("straddle") ? { button_straddle: d.get("button_straddle") === "on" } : {}),
+        ...(has("bomb_pot") && n("bomb_pot") > 0 ? { bomb_pot: n("bomb_pot"), bomb_pot_every: n("bomb_pot_every"),
+          bomb_pot_boards: d.get("bomb_pot_boards") === "on" ? 2 : 1 } : {}),
+        ...(has("run_it_twice") ? { run_it_twice: d.get("run_it_twice") === "on" } : {}),
+        ...(has("seven_deuce") && n("seven_deuce") > 0 ? { seven_deuce: n("seven_deuce") } : {}) };
       const r = await app.conn.request({ type: "create_table", name: d.get("name"), game: d.get("game"), private: true,
         small_blind: n("small_blind"), big_blind: n("big_blind"), min_buy_in: n("min_buy_in"), max_buy_in: n("max_buy_in"),
-        seats: n("seats"), decision_seconds: n("decision_seconds") });
+        seats: n("seats"), decision_seconds: n("decision_seconds"), ...options });
       const id = r.table.id;
       localStorage.setItem(INVITE(id), r.invite);
       await app.openTable(id);
@@ -134,7 +190,18 @@ export function hostForm(app) {
   num("small_blind", "Small blind ", 1, { min: 0 }), num("big_blind", "Big blind ", 2, { min: 1 }),
   num("min_buy_in", "Buy-in from ", 100, { min: 1 }), num("max_buy_in", "to ", 400, { min: 1 }),
   num("seats", "Seats ", 9, { min: 2, max: 10 }), num("decision_seconds", "Seconds to act ", 30, { min: 1, max: 3600 }),
+  optionFields(),
   h("button", { type: "submit", "data-testid": "host-create" }, "Create and invite"), note);
+  // Only the options the game may have; the pause to show cards is every game's.
+  const show = () => {
+    const allowed = GAME_OPTIONS[form.elements.game.value] || [];
+    for (const el of form.querySelectorAll("[data-option]")) {
+      el.hidden = el.dataset.option !== "show" && !allowed.includes(el.dataset.option);
+      for (const input of el.querySelectorAll("input")) input.disabled = el.hidden;
+    }
+  };
+  form.elements.game.addEventListener("change", show);
+  show();
   return h("details", { class: "create host-create" }, h("summary", {}, "Host a private game"),
     h("p", { class: "muted" }, "Not in this list: you get a link to send your friends, and you approve who sits."), form);
 }
@@ -209,6 +276,7 @@ export function drawHost(app) {
         ? h("button", { type: "button", "data-testid": "host-resume", onclick: act("resume") }, "Resume")
         : h("button", { type: "button", "data-testid": "host-pause", onclick: act("pause") }, "Pause after this hand"),
       blindsForm(t, act)),
+    optionsRow(t, state, act),
     playersView(app, t, state, act),
     botsView(t, act),
     h("div", { class: "host-row" }, h("button", { type: "button", class: "danger", "data-testid": "host-close",
@@ -242,6 +310,19 @@ function blindsForm(t, act) {
     "Blinds ", sb, "/", bb, h("button", { type: "submit", "data-testid": "host-set-blinds" }, "From next hand"));
 }
 
+/** Spectators' chat, and a bomb pot next hand when the table has bomb pots. */
+function optionsRow(t, state, act) {
+  const o = (t.summary && t.summary.options) || {};
+  const on = !!state.spectatorChat;
+  const boards = h("label", { class: "check" }, h("input", { type: "checkbox", "data-testid": "host-bomb-boards", checked: o.bomb_pot_boards === 2 }), " two boards");
+  return h("div", { class: "host-row host-options-row" },
+    h("button", { type: "button", class: `toggle${on ? " on" : ""}`, "data-testid": "host-spectator-chat", "aria-pressed": String(on),
+      onclick: act("spectator_chat", { on: !on }) }, `Spectators may chat: ${on ? "yes" : "no"}`),
+    o.bomb_pot ? h("span", { class: "host-bomb" },
+      h("button", { type: "button", "data-testid": "host-bomb-pot",
+        onclick: () => act("bomb_pot", { boards: boards.firstChild.checked ? 2 : 1 })() }, "Bomb pot next hand"), boards) : null);
+}
+
 function playersView(app, t, state, act) {
   const bots = new Set((t.view.seats || []).filter((s) => /^bot\d+-/.test(s.name || "")).map((s) => s.seat));
   const people = (t.view.seats || []).filter((s) => s.name && !bots.has(s.seat) && s.name !== state.host);
@@ -257,6 +338,9 @@ function playersView(app, t, state, act) {
       h("span", { class: "host-moves" },
         h("button", { type: "button", "data-testid": "host-away", disabled: s.sitting_out, onclick: act("away", { player: s.name }) }, "Away"),
         h("button", { type: "button", "data-testid": "host-remove", onclick: act("remove", { player: s.name }) }, "Remove"),
+        state.muted && state.muted.has(s.name)
+          ? h("button", { type: "button", "data-testid": "host-unmute", title: "let them chat again", onclick: act("unmute", { player: s.name }) }, "Unmute")
+          : h("button", { type: "button", "data-testid": "host-mute", title: "stop their chat at this table", onclick: act("mute", { player: s.name }) }, "Mute"),
         h("button", { type: "button", "data-testid": "host-transfer", onclick: () => { if (confirm(`Make ${s.name} the host?`)) act("transfer", { player: s.name })(); } }, "Make host")));
   }));
 }

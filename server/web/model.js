@@ -37,6 +37,11 @@ export class TableModel {
     this.gameDef = null;   // the game when no summary names it (a stored hand's)
     this.mixDealt = 0;     // a mixed game: hands dealt of its current game (this one too)
     this.choice = null;    // dealer's choice: our game_choice, with when it came (ms)
+    this.bombVotes = null; // {votes: [names], needed, called}: the bomb pot vote (bomb_pot_votes)
+    this.bombPot = null;   // the hand being played is a bomb pot: {ante, boards}
+    this.bounties = [];    // bounty_paid events of this hand (the 7-2 bounty)
+    this.runTwice = {};    // seat -> their answer to "run it twice?" this hand
+    this.pauseUntil = 0;   // the pause after a hand (show, rabbit) ends then (ms, performance.now())
     this.resetHand();
   }
 
@@ -127,10 +132,17 @@ export class TableModel {
       this.lastAction = past.lastAction;
       this.results = past.results;
       this.shown = past.shown;
+      this.bounties = past.bounties;
+      this.runTwice = past.runTwice;
+      this.bombPot = past.bombPot;
     }
-    this.lastResults = past.lastResults || (!sameHand && past.results.length ? { hand: past.view.hand_number, results: past.results, shown: past.shown } : null);
+    this.lastResults = past.lastResults || (!sameHand && past.results.length ? { hand: past.view.hand_number, results: past.results, shown: past.shown, bounties: past.bounties, boardName: past.boardName() } : null);
   }
-  name(n) { const s = this.seat(n); return s ? s.name : `seat ${n + 1}`; }
+  name(n) {
+    const s = this.seat(n);
+    // A player who stood up (busted) is still named in the hand they played.
+    return s ? s.name : (this.gone && this.gone[n]) || `seat ${n + 1}`;
+  }
 
   /** A seat's name is known at last (the lobby's, after ``player_sat``): log lines that
    * said "seat 4" for it meanwhile get the name. */
@@ -173,7 +185,15 @@ export class TableModel {
     for (const s of v.seats) {
       s.hand = handFromView(s, k >= 0 ? this.dealtThrough(k) : []);
       s.drew = null;
+      s.revealed = [...(s.shown_cards || [])];
+      for (const c of s.revealed) placeRevealed(s, c);
     }
+    v.boards = v.boards || [];
+    v.rabbit = null;
+    this.bounties = [];
+    this.runTwice = {};
+    this.bombPot = null;
+    this.pauseUntil = 0;
     this.results = [];
     this.shown = [];
     this.lastResults = null;
@@ -246,6 +266,58 @@ export class TableModel {
       else if (this.nextGame()) parts.push(`${this.nextGame()} next`);
     }
     return parts.join(" · ");
+  }
+
+  /** The table's options (docs/home-games.md, "Table options"): the summary's, with
+   * nothing on for a server that has none. */
+  get options() {
+    return { straddle: false, button_straddle: false, bomb_pot: 0, bomb_pot_every: 0, bomb_pot_boards: 1,
+      run_it_twice: false, seven_deuce: 0, show_seconds: 0, ...((this.summary && this.summary.options) || {}) };
+  }
+
+  /** The table's messages that are not engine events: a seat's straddle choice
+   * (``straddle``) and the bomb pot vote (``bomb_pot_votes``). True when handled. */
+  message(m) {
+    const v = this.view;
+    if (!v) return false;
+    if (m.type === "straddle") {
+      const s = this.seat(m.seat);
+      if (s) s.straddle = m.on;
+      this.line(`${this.name(m.seat)} ${m.on ? "will straddle under the gun" : "stops straddling"}`);
+      return true;
+    }
+    if (m.type === "bomb_pot_votes") {
+      this.bombVotes = { votes: m.votes, needed: m.needed, called: m.called };
+      if (m.called) this.line("Bomb pot next hand: the table voted for it");
+      return true;
+    }
+    return false;
+  }
+
+  /** What this hand's two boards are called: "board" (a double-board bomb pot) or
+   * "run" (run twice). */
+  boardName() {
+    return (!this.bombPot || this.bombPot.boards < 2) && Object.keys(this.runTwice).length ? "run" : "board";
+  }
+
+  /** How many votes a bomb pot needs: more than half the seated players. */
+  bombNeeded() {
+    if (this.bombVotes) return this.bombVotes.needed;
+    return Math.floor((this.view ? this.view.seats.length : 0) / 2) + 1;
+  }
+
+  /** Whether the pause after a hand is on: cards may be shown and the rabbit hunted. */
+  inShowPause(now = performance.now()) {
+    const v = this.view;
+    return !!v && !v.hand_in_progress && v.hand_number > 0 && now < this.pauseUntil;
+  }
+
+  /** The board cards a hand that ended early never dealt (none with two boards). */
+  boardLeft() {
+    const v = this.view;
+    if (!v || v.boards.length > 1) return 0;
+    const full = this.streets.reduce((n, st) => n + (st.board || 0), 0);
+    return Math.max(0, full - v.board.length - (v.rabbit ? v.rabbit.length : 0));
   }
 
   /** Put ``order`` left of the button first, the button last (the snapshot lists seats
@@ -361,6 +433,7 @@ export class TableModel {
       return drawer ? drawer.seat : null;
     }
     if (live.length < 2) return null;
+    if (this.bombPot && this.streetIndex === 0) return null; // a bomb pot: no betting before the flop
     if (this.onCards && !this.acted.size) {
       const first = this.opener(live);
       if (first !== null) this.lastActor = this.order[(this.order.indexOf(first) + this.order.length - 1) % this.order.length];
@@ -469,6 +542,16 @@ function handFromView(s, faces) {
   return [...hand, ...up.map((c) => ({ card: c, up: true }))];
 }
 
+/** A card shown after the hand goes in the seat's hand: where it is, when we know the
+ * cards, else in the place of a card face down. */
+function placeRevealed(s, c) {
+  s.hand = s.hand || [];
+  if (s.hand.some((x) => x.card === c)) return;
+  const i = s.hand.findIndex((x) => !x.card);
+  if (i >= 0) s.hand[i] = { card: c, up: false };
+  else s.hand.push({ card: c, up: false });
+}
+
 /** Whether every card of a hand is known (to show ``cards``, as the view does). */
 const known = (hand) => (hand.length && hand.every((c) => c.card) ? hand.map((c) => c.card) : null);
 
@@ -477,15 +560,20 @@ const known = (hand) => (hand.length && hand.every((c) => c.card) ? hand.map((c)
  * the player to act are worked out after each, in ``apply``. */
 const ON = {
   hand_started(e, v) {
-    if (this.results.length) this.lastResults = { hand: v.hand_number, results: this.results, shown: this.shown };
+    if (this.results.length) this.lastResults = { hand: v.hand_number, results: this.results, shown: this.shown, bounties: this.bounties, boardName: this.boardName() };
     this.shown = [];
+    this.bounties = [];
+    this.runTwice = {};
+    this.bombPot = null;
+    this.pauseUntil = 0;
     const first = this.streets[0];
     Object.assign(v, { hand_number: e.hand_number, hand_in_progress: true, street: streetKey(first.name),
-      board: [], pots: [], button: e.button, to_act: null });
+      board: [], boards: [], rabbit: null, pots: [], button: e.button, to_act: null });
     for (const s of v.seats) {
       const i = e.seats.indexOf(s.seat);
       Object.assign(s, { in_hand: i >= 0, folded: false, all_in: false, street_total: 0,
-        hand_total: 0, has_cards: false, cards: null, up_cards: [], hand: [], drew: null, shown: false, mucked: false });
+        hand_total: 0, has_cards: false, cards: null, up_cards: [], hand: [], drew: null, shown: false, mucked: false,
+        revealed: [], shown_cards: [] });
       if (i >= 0) s.stack = e.stacks[i];
     }
     this.order = e.seats.slice();
@@ -497,6 +585,7 @@ const ON = {
     // Callers owe the full big blind, even when it is posted all in for less, or not
     // at all by a player all in from an ante (docs/rules.md F3).
     this.owed = e.big_blind;
+    this.bigBlind = e.big_blind;
     // A new pick at dealer's choice starts a stretch, even of the game played before
     // (the server says nothing when the game stays the same).
     if (this.choosing() !== null || this.choice) this.mixDealt = 0;
@@ -511,6 +600,11 @@ const ON = {
     if (seat) Object.assign(seat, { street_total: e.street_total, hand_total: e.hand_total, stack: e.stack, all_in: e.all_in });
     if (e.kind === "small_blind") this.blinds[e.seat] = "SB";
     if (e.kind === "big_blind") this.blinds[e.seat] = "BB";
+    if (e.kind === "straddle") {
+      this.blinds[e.seat] = "STR";
+      // Callers owe the whole straddle, twice the big blind, even one posted short (O1).
+      this.owed = Math.max(this.owed, 2 * (this.bigBlind || 0), e.street_total);
+    }
     if (e.kind === "dead_blind") this.dead[e.seat] = (this.dead[e.seat] || 0) + e.increment;
     if (e.kind === "ante") this.antes.push([e.seat, e.increment]);
     this.line(`${who} posts ${BLIND_NAMES[e.kind] || e.kind} of ${chips(e.increment)}`);
@@ -617,6 +711,8 @@ const ON = {
     }
     this.lastAction = {};
     this.request = null;
+    // The pause after the hand: its players may show their cards, anyone the rabbit.
+    this.pauseUntil = performance.now() + 1000 * (this.options.show_seconds || 0);
   },
   player_sat(e, v, seat) {
     if (!seat) v.seats.push({ seat: e.seat, name: e.name || `seat ${e.seat + 1}`, unnamed: !e.name, stack: e.stack,
@@ -626,6 +722,7 @@ const ON = {
     v.seats.sort((a, b) => a.seat - b.seat);
   },
   player_stood(e, v, seat, who) {
+    if (seat && !seat.unnamed) this.gone = { ...this.gone, [e.seat]: seat.name };
     v.seats = v.seats.filter((s) => s.seat !== e.seat);
     this.line(`${who} ${e.reason === "busted" ? "is out of chips and stands up" : "stands up"} with ${chips(e.stack)}`);
   },
@@ -634,6 +731,70 @@ const ON = {
   },
   player_sat_in(e, v, seat) {
     if (seat) Object.assign(seat, { sitting_out: false, waiting_for_big_blind: e.waiting_for_big_blind });
+  },
+  // -- table options (docs/rules.md O1-O8): subclasses of the events above do what they do,
+  // and more.
+  bomb_pot_started(e, v, seat, who) {
+    ON.hand_started.call(this, e, v, seat, who);
+    this.bombPot = { ante: e.ante, boards: e.boards || 1 };
+    this.bombVotes = null; // the votes are spent
+    this.owed = 0;
+    if (this.bombPot.boards > 1) v.boards = [[], []];
+    this.line(`Bomb pot: everyone antes ${chips(e.ante)}, no betting before the flop${this.bombPot.boards > 1 ? ", two boards" : ""}`);
+  },
+  board_dealt_on_board(e, v, seat, who) {
+    const i = e.board_index || 0;
+    const which = `${this.boardName()} ${i + 1}`;
+    const street = `${e.street[0].toUpperCase()}${e.street.slice(1).replace(/_/g, " ")}`;
+    if (i === 0) {
+      const shared = v.board;
+      ON.board_dealt.call(this, e, v, seat, who);
+      this.log.pop(); // said below, with the board's number
+      // Run twice: the cards dealt before the runs are both runs'.
+      v.boards = v.boards.length > 1 ? [e.board, v.boards[1].length ? v.boards[1] : []] : [e.board, shared];
+    } else {
+      v.boards = [v.boards[0] || v.board, e.board];
+    }
+    this.line(`${street}, ${which}: ${e.board.join(" ")}`);
+  },
+  pot_awarded_on_board(e, v) {
+    ON.pot_awarded.call(this, e, v);
+    this.log[this.log.length - 1].text += ` (${this.boardName()} ${(e.board_index || 0) + 1})`;
+  },
+  hand_ended_on_boards(e, v, seat, who) {
+    ON.hand_ended.call(this, e, v, seat, who);
+    if (e.boards && e.boards.length) {
+      v.boards = e.boards;
+      v.board = e.boards[0];
+    }
+  },
+  run_it_twice_answered(e, v, seat, who) {
+    this.runTwice[e.seat] = e.agree;
+    this.lastAction[e.seat] = e.agree ? "Twice: yes" : "Twice: no";
+    this.line(`${who} ${e.agree ? "agrees to run it twice" : "says no to running it twice"}`);
+  },
+  bounty_paid(e, v, seat, who) {
+    this.bounties.push(e);
+    for (const [s, amount] of e.payers) {
+      const payer = this.seat(s);
+      if (payer) payer.stack = Math.max(0, payer.stack - amount);
+    }
+    if (seat) seat.stack = e.stack;
+    const paid = e.payers.map(([s, n]) => `${this.name(s)} ${chips(n)}`).join(", ");
+    this.line(`${who} wins the 7-2 bounty: ${chips(e.amount)}${paid ? ` (${paid})` : ""}`);
+  },
+  cards_revealed(e, v, seat, who) {
+    if (seat) {
+      seat.revealed = [...new Set([...(seat.revealed || []), ...e.cards])];
+      seat.shown_cards = seat.revealed;
+      for (const c of e.cards) placeRevealed(seat, c);
+    }
+    this.shown.push({ seat: e.seat, cards: e.cards, after: true });
+    this.line(`${who} shows ${e.cards.join(" ")}`);
+  },
+  rabbit_hunted(e, v) {
+    v.rabbit = e.cards;
+    this.line(`Rabbit hunt: ${e.cards.join(" ")} would have come (not part of the hand)`);
   },
 };
 /** The main pot and side pots as the engine builds them (engine/pots.py, Hand.pots),

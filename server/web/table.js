@@ -35,8 +35,9 @@ export function drawTable(app, t) {
     t.summary ? h("p", { class: "game-line", "data-testid": "game" }, mixLine ? null : gameName(t.summary),
       h("span", { class: "muted" }, `${mixLine ? "" : " · "}${stakes(t.summary)}`)) : null,
     h("div", { class: "table-tools" }, statsButton(app), muteButton(app)),
+    optionsLine(t),
     t.error ? h("p", { class: "error", "data-testid": "table-error" }, t.error) : null,
-    controlsFor(app, t, me), results(t), logView(t));
+    controlsFor(app, t, me), afterHand(app, t, me), seatOptions(app, t, me), results(t), logView(t));
   app.main.replaceChildren(h("section", { class: "table-screen" }, room, panel));
   // A name plate or the stats button is kept, but moving it took the keyboard's focus away.
   const kept = [...names.kept.values(), app.statsButton];
@@ -95,11 +96,38 @@ function center(t, motion) {
   const mixed = t.mix ? h("div", { class: `felt-game${choosing ? " choosing" : ""}`, "data-testid": "felt-game" },
     choosing ? `${choosing.replace(/^you/, "You")}…` : gameName(t.summary)) : null;
   return h("div", { class: "center" },
-    h("div", { class: "board", "data-testid": "board" }, [...Array(slots).keys()].map((i) => v.board[i]
-      ? card(v.board[i], motion && motion.fresh(`board:${i}:${v.board[i]}`) ? "deal" : "") : h("span", { class: "card slot" }))),
+    boardsView(t, slots, motion),
     potLine(t),
     choosing ? null : h("div", { class: "hand-number", "data-testid": "hand-number" }, v.hand_number ? `Hand #${v.hand_number}` : "Waiting for players"),
-    street ? h("div", { class: "street", "data-testid": "street" }, street) : null, mixed);
+    street ? h("div", { class: "street", "data-testid": "street" }, street) : null,
+    t.bombPot && v.hand_in_progress ? h("div", { class: "felt-tag bomb", "data-testid": "bomb-pot" },
+      `Bomb pot${t.bombPot.boards > 1 ? " · two boards" : ""}`) : null, mixed);
+}
+
+/** The board: one row of cards (with the rabbit's after a hand that ended early, marked
+ * as never dealt in it), or two when the hand has two boards or is run twice, each with
+ * who won its half of the pot. */
+function boardsView(t, slots, motion) {
+  const v = t.view;
+  const row = (cards, key) => [...Array(slots).keys()].map((i) => cards[i]
+    ? card(cards[i], motion && motion.fresh(`${key}:${i}:${cards[i]}`) ? "deal" : "") : h("span", { class: "card slot" }));
+  if (v.boards && v.boards.length > 1) {
+    // Run twice: the players said yes (a page that missed the answers says Board).
+    const label = t.boardName() === "run" ? "Run" : "Board";
+    return h("div", { class: "boards", "data-testid": "boards" }, v.boards.map((b, i) => {
+      const won = t.results.filter((e) => (e.board_index || 0) === i);
+      return h("div", { class: "board-row", "data-board": i },
+        h("span", { class: "board-label" }, `${label} ${i + 1}`),
+        h("div", { class: "board", "data-testid": `board-${i}` }, row(b, i ? "board2" : "board")),
+        won.length ? h("span", { class: "board-won", "data-testid": `board-won-${i}` },
+          won.map((e) => e.shares.map(([s, n]) => `${t.name(s)} +${chips(n)}`).join(", ")).join(" · ")) : null);
+    }));
+  }
+  const rabbit = v.rabbit || [];
+  const dealt = row(v.board, "board").slice(0, Math.max(v.board.length, slots - rabbit.length));
+  return h("div", { class: "board", "data-testid": "board" }, dealt,
+    rabbit.length ? h("span", { class: "rabbit", "data-testid": "rabbit", title: "the rabbit hunt: the cards that would have come, not part of the hand" },
+      rabbit.map((c) => card(c, "rabbit-card")), h("small", {}, "rabbit")) : null);
 }
 
 /** A seat's cards in deal order: face down (a back), face up, or ours face down (drawn
@@ -108,7 +136,8 @@ function seatCards(t, s, n, motion) {
   const hand = s.hand || [];
   const studLike = t.streets.some((st) => (st.hole || []).includes("up")) && !t.dice;
   const dealt = (c, i) => (motion && motion.fresh(`seat:${n}:${i}:${c.card || "?"}`) ? " deal" : "");
-  const cards = hand.map((c, i) => card(c.card, `${studLike ? (c.up ? "up" : "down") : ""}${dealt(c, i)}`));
+  const shown = new Set(s.revealed || []);
+  const cards = hand.map((c, i) => card(c.card, `${studLike ? (c.up ? "up" : "down") : ""}${dealt(c, i)}${c.card && shown.has(c.card) ? " revealed" : ""}`));
   return h("div", { class: `cards${t.dice ? " dice" : ""}`, "data-testid": `cards-${n}`, "data-count": hand.length }, cards);
 }
 
@@ -156,8 +185,11 @@ function seats(t, me, names) {
     }
     const turn = v.hand_in_progress && v.to_act === n;
     const badges = [v.button === n ? h("span", { class: "badge dealer", title: "dealer button" }, "D") : null,
-      t.blinds[n] && v.hand_in_progress ? h("span", { class: "badge blind" }, t.blinds[n]) : null];
-    const showCards = s.in_hand && !s.folded && (s.has_cards || (s.hand && s.hand.length));
+      t.blinds[n] && v.hand_in_progress ? h("span", { class: `badge blind${t.blinds[n] === "STR" ? " straddle" : ""}`,
+        title: t.blinds[n] === "STR" ? "straddled" : null }, t.blinds[n]) : null,
+      s.bot ? h("span", { class: "badge bot", "data-testid": `bot-${n}`, title: "a bot: a program plays this seat" }, "BOT") : null];
+    const revealed = s.revealed && s.revealed.length;
+    const showCards = (s.in_hand && !s.folded && (s.has_cards || (s.hand && s.hand.length))) || (revealed && !v.hand_in_progress);
     const drew = v.hand_in_progress && s.drew !== null && s.drew !== undefined && !s.folded
       ? h("span", { class: "drew", "data-testid": `drew-${n}` }, t.dice ? (s.drew ? `re-rolled ${s.drew}` : "kept all") : (s.drew ? `drew ${s.drew}` : "stood pat")) : null;
     const many = s.hand && s.hand.length > 4 ? " many" : "";
@@ -168,7 +200,7 @@ function seats(t, me, names) {
       h("div", { class: "who" }, badges, namePlate(s, names)),
       h("div", { class: "stack", "data-testid": `stack-${n}` }, chips(s.stack), s.all_in && v.hand_in_progress ? " all in" : ""),
       lastAction ? h("div", { class: `last-action ${lastAction.split(" ")[0].toLowerCase()}`, "data-testid": `action-${n}` }, lastAction) : null,
-      s.sitting_out ? h("div", { class: "muted" }, "sitting out") : null,
+      s.straddle && t.options.straddle ? h("div", { class: "seat-tag", "data-testid": `straddle-${n}`, title: "straddles when under the gun" }, "straddles") : null,
       turn ? h("div", { class: "clock", "data-testid": "clock" }, h("i"), h("span")) : null,
       s.street_total ? h("div", { class: `bet${names && names.motion && names.motion.fresh(`bet:${n}:${v.street}:${s.street_total}`) ? " chip-in" : ""}`,
         "data-testid": `bet-${n}` }, chips(s.street_total)) : null));
@@ -224,6 +256,11 @@ export function drawClock(app) {
     pick.children[1].textContent = `${Math.ceil(left)}s to choose`;
     pick.children[0].style.width = `${(100 * left) / t.choice.seconds}%`;
   }
+  const rit = app.main.querySelector("[data-testid=rit-countdown]");
+  if (rit && t.request) {
+    const left = Math.max(0, t.request.decision_seconds + t.request.time_bank_seconds - (performance.now() - t.requestAt) / 1000);
+    rit.textContent = `${Math.ceil(left)}s: no answer is no`;
+  }
   const el = app.main.querySelector(".seat.turn .clock");
   if (!el) return;
   const mine = t.request && t.request.seat === t.view.to_act;
@@ -254,14 +291,14 @@ function controls(app, t, me) {
       h("a", { class: "button", href: "#/" }, "Back to the lobby"));
   }
   const r = t.request && t.view.hand_in_progress ? t.request : null;
-  const act = async (action, amount, discard) => {
+  const act = async (action, amount, discard, agree) => {
     const req = t.request;
     if (!req) return;
     t.request = null;
     drawTable(app, t); // at once: the buttons must not take a second click
 
     try {
-      await app.conn.request({ type: "act", table: t.id, action_id: `${req.hand_number}-${req.seq}`, seq: req.seq, action, ...(amount !== undefined ? { amount } : {}), ...(discard ? { discard } : {}) });
+      await app.conn.request({ type: "act", table: t.id, action_id: `${req.hand_number}-${req.seq}`, seq: req.seq, action, ...(amount !== undefined ? { amount } : {}), ...(discard ? { discard } : {}), ...(agree !== undefined ? { agree } : {}) });
       t.error = null;
     } catch (err) {
       t.error = err.message;
@@ -283,6 +320,16 @@ function controls(app, t, me) {
     } }, "Leave"));
   if (!r) return h("div", { class: "controls" }, h("p", { class: "muted", "data-testid": "waiting-turn" }, t.view.hand_in_progress ? "Waiting for your turn…" : t.choosing() === me.seat ? "The next hand waits for your pick of the game." : "Waiting for the next hand…"), seatButtons);
   const m = r.menu;
+  if (m.run_it_twice) {
+    // All in before the river: every player still in is asked; one no runs it once.
+    return h("div", { class: "controls your-turn run-twice", "data-testid": "your-turn" },
+      h("p", {}, "Run it twice?"),
+      h("p", { class: "muted" }, "The rest of the board is dealt twice, half the pot each run, if everyone says yes."),
+      h("div", { class: "buttons" },
+        h("button", { class: "raise", "data-testid": "rit-yes", onclick: () => act("run_it_twice", undefined, undefined, true) }, "Yes"),
+        h("button", { "data-testid": "rit-no", onclick: () => act("run_it_twice", undefined, undefined, false) }, "No")),
+      h("p", { class: "muted rit-countdown", "data-testid": "rit-countdown" }), seatButtons);
+  }
   if (m.can_draw) {
     return h("div", { class: "controls your-turn", "data-testid": "your-turn" }, h("p", {}, "Your turn"),
       drawPicker(t, me, m, (discard) => act("draw", undefined, discard)), seatButtons);
@@ -373,20 +420,97 @@ function drawPicker(t, me, m, draw) {
       h("button", { "data-testid": "stand-pat", onclick: () => draw([]) }, t.dice ? "Keep all" : "Stand pat"), go));
 }
 
+/** The table's options in a line under its name: "Straddles · Run it twice · 7-2
+ * bounty 100 · Bomb pot 20 every 10 hands (two boards)"; nothing when it has none. */
+function optionsLine(t) {
+  const o = t.options;
+  const parts = [];
+  if (o.straddle) parts.push(o.button_straddle ? "Straddles (the button too)" : "Straddles");
+  if (o.bomb_pot) parts.push(`Bomb pot ${chips(o.bomb_pot)}${o.bomb_pot_every ? ` every ${o.bomb_pot_every} hands` : " by vote"}${o.bomb_pot_boards > 1 ? ", two boards" : ""}`);
+  if (o.run_it_twice) parts.push("Run it twice");
+  if (o.seven_deuce) parts.push(`7-2 bounty ${chips(o.seven_deuce)}`);
+  if (!parts.length) return null;
+  return h("p", { class: "options-line muted", "data-testid": "table-options" }, parts.join(" · "));
+}
+
+/** A seated player's standing choices: straddling under the gun (when the game has
+ * straddles), and a vote for a bomb pot next hand (when the table has bomb pots). */
+function seatOptions(app, t, me) {
+  const o = t.options;
+  if (!me || (!o.straddle && !o.bomb_pot)) return null;
+  const send = async (message) => {
+    try { await app.conn.request({ table: t.id, ...message }); t.error = null; } catch (err) { t.error = err.message; }
+    app.draw();
+  };
+  const votes = t.bombVotes ? t.bombVotes.votes : [];
+  const voted = votes.includes(app.conn.player && app.conn.player.name);
+  const called = t.bombVotes && t.bombVotes.called;
+  return h("div", { class: "seat-options", "data-testid": "seat-options" },
+    o.straddle ? h("button", { type: "button", class: `toggle${me.straddle ? " on" : ""}`, "data-testid": "straddle-toggle",
+      "aria-pressed": String(!!me.straddle), title: "post a straddle (twice the big blind) whenever you are under the gun",
+      onclick: () => send({ type: "straddle", on: !me.straddle }) }, `Straddle: ${me.straddle ? "on" : "off"}`) : null,
+    o.bomb_pot ? h("button", { type: "button", class: `toggle${voted ? " on" : ""}`, "data-testid": "bomb-vote", "aria-pressed": String(voted),
+      title: voted ? "take your vote back" : `a bomb pot next hand: everyone antes ${chips(o.bomb_pot)}, straight to the flop`,
+      onclick: () => send({ type: "bomb_pot", on: !voted }) }, `Vote bomb pot (${votes.length}/${t.bombNeeded()})`) : null,
+    called ? h("span", { class: "bomb-called", "data-testid": "bomb-called" }, "Bomb pot next hand") : null);
+}
+
+/** The pause after a hand (the table's show_seconds): a player dealt in may show any of
+ * their cards; anyone may ask for the rabbit when the hand ended before the river. */
+function afterHand(app, t, me) {
+  const v = t.view;
+  const now = performance.now();
+  if (!t.inShowPause(now)) return null;
+  clearTimeout(app.pauseTimer); // the buttons go when the pause is over
+  app.pauseTimer = setTimeout(() => app.draw(), t.pauseUntil - now + 50);
+  const note = h("span", { class: "error", "data-testid": "show-error" });
+  const send = async (message, button) => {
+    button.disabled = true;
+    try { await app.conn.request({ table: t.id, ...message }); } catch (err) { note.textContent = err.message; button.disabled = false; }
+  };
+  const mine = me && me.in_hand && me.cards ? me.cards.filter((c) => !(me.revealed || []).includes(c) && !(me.shown && !me.folded)) : [];
+  const buttons = [];
+  if (mine.length) {
+    for (const c of mine) {
+      const b = h("button", { type: "button", "data-testid": "show-card", "data-card": c, title: `show ${c} to the table` }, "Show ", card(c, "small"));
+      b.addEventListener("click", () => send({ type: "show", cards: [c] }, b));
+      buttons.push(b);
+    }
+    if (mine.length > 1) {
+      const all = h("button", { type: "button", "data-testid": "show-all" }, mine.length === 2 ? "Show both" : "Show all");
+      all.addEventListener("click", () => send({ type: "show", cards: mine }, all));
+      buttons.push(all);
+    }
+  }
+  if (t.boardLeft() > 0 && !v.rabbit) {
+    const r = h("button", { type: "button", "data-testid": "rabbit-hunt", title: "see the cards that would have come (they change nothing)" }, "Rabbit hunt");
+    r.addEventListener("click", () => send({ type: "rabbit" }, r));
+    buttons.push(r);
+  }
+  if (!buttons.length) return null;
+  return h("div", { class: "after-hand", "data-testid": "after-hand" }, h("p", { class: "muted" }, "Before the next hand:"),
+    h("div", { class: "buttons" }, buttons), note);
+}
+
 /** Who won which pot with what, and the hands shown: this hand's, else the last one's
  * (the next hand is dealt at once; this is where people see what happened). */
 export function results(t) {
-  const [hand, results, shown] = t.results.length ? [t.view.hand_number, t.results, t.shown]
-    : t.lastResults ? [t.lastResults.hand, t.lastResults.results, t.lastResults.shown] : [0, [], []];
+  const [hand, results, shown, bounties] = t.results.length ? [t.view.hand_number, t.results, t.shown, t.bounties]
+    : t.lastResults ? [t.lastResults.hand, t.lastResults.results, t.lastResults.shown, t.lastResults.bounties || []] : [0, [], [], []];
+  const twoBoards = results.some((e) => e.board_index !== undefined);
+  const boardName = t.results.length ? t.boardName() : (t.lastResults && t.lastResults.boardName) || "board";
   if (!results.length) return null;
   return h("div", { class: "results", "data-testid": "results" }, h("h3", {}, `Hand #${hand}`),
     shown.map((e) => h("p", { class: "shown", "data-seat": e.seat }, `${t.name(e.seat)} shows `, e.cards.map((c) => card(c, "small")))),
+    bounties.map((e) => h("p", { class: "result bounty", "data-testid": "bounty" }, `${t.name(e.seat)} wins the 7-2 bounty: ${chips(e.amount)}`,
+      e.payers.length ? h("span", { class: "muted" }, ` (${e.payers.map(([s, n]) => `${t.name(s)} ${chips(n)}`).join(", ")})`) : null)),
     results.map((e) => {
       // In a split game the high hand takes the whole pot when no low qualifies.
       const whole = e.half === "high" && !results.some((x) => x.pot === e.pot && x.half === "low");
       const half = e.half ? (whole ? "the whole pot: no low" : halfName(e.half)) : "";
       return h("p", { class: "result", "data-testid": "result", "data-half": e.half || null },
       e.half ? h("span", { class: `half ${e.half}`, "data-testid": "half" }, e.half === "high" ? "High" : "Low") : null,
+      twoBoards ? h("span", { class: "board-tag", "data-testid": "result-board" }, `${boardName} ${(e.board_index || 0) + 1}`) : null,
       e.shares.map(([s, n]) => `${t.name(s)} wins ${chips(n)}`).join(", "), ` from the ${POT_NAME(e.pot)}${half ? `, ${half}` : ""}`,
       e.description ? h("span", { class: "hand-name", "data-testid": "hand-name" }, ` with ${e.description}`) : null);
     }));
