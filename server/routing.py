@@ -67,8 +67,10 @@ async def left(app: PokerServer, session: Session) -> None:
         else:
             app.lobby.unwatch(session, table_id)
     app.tournaments.disconnected(session)
-    seated = session.player is not None and any(
-        r.seat_of_player(session.player) is not None for r in app.hosting.tables.values()
+    player = session.player
+    seated = player is not None and any(  # or asking for a seat: the answer waits for them
+        r.seat_of_player(player) is not None or player.id in r.requests
+        for r in app.hosting.tables.values()
     )
     app.players.forget(session, seated=seated, sessions=app.sessions)
 

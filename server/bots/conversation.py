@@ -119,7 +119,7 @@ class TableConversation(ReconnectingClient):
     async def _hello(self) -> None:
         """Who we are: the session an earlier welcome gave us (a guest's name is theirs alone
         once used), else the account token or the guest name."""
-        hello: dict[str, Any] = {"type": "hello", "id": "hello"}
+        hello: dict[str, Any] = {"type": "hello", "id": "hello", "bot": True}  # marked as one
         if self._session is not None:
             hello["session"] = self._session
         elif self.token is not None:

@@ -55,7 +55,7 @@ class TournamentClient:
     async def run(self) -> TournamentOutcome:
         async with connect(self.url, max_size=2**22) as ws:
             who = {"name": self.name} if self.name is not None else {"token": self.token}
-            await self._send(ws, {"type": "hello", "id": "hello", **who})
+            await self._send(ws, {"type": "hello", "id": "hello", "bot": True, **who})
             await self._send(ws, {"type": "register", "id": "register",
                                   "tournament": self.tournament})  # fmt: skip
             async for raw in ws:

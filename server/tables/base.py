@@ -134,7 +134,8 @@ class SeatRequest:
     """A private table: someone with the invite asks the host for a seat (hosted.py)."""
 
     player: Player
-    session: Subscriber
+    session: Subscriber | None
+    """Where the answer goes; None while the asker's connection is gone."""
     buy_in: int
     seat: int | None
 

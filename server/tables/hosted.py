@@ -68,7 +68,8 @@ class Hosted(Mixing):
     def has_people(self) -> bool:
         """Someone asking for a seat, or the host watching, keeps a private table open."""
         host_here = any(s in self.subscribers for s in self.host_sessions)
-        return super().has_people or bool(self.requests) or host_here
+        asking = any(r.session is not None for r in self.requests.values())
+        return super().has_people or asking or host_here
 
     # -- who may watch and sit ------------------------------------------------------------
 
@@ -97,12 +98,14 @@ class Hosted(Mixing):
     ) -> dict[str, Any]:
         self._refuse_uninvited(invite, player)
         reply = super()._cmd_spectate(session)
+        self._requester_back(session, player)
         self._host_arrived(session, player)
         return reply
 
     def _cmd_resume(self, session: Subscriber, player: Player, last_seq: int) -> dict[str, Any]:
         self._refuse_uninvited(None, player)
         reply = super()._cmd_resume(session, player, last_seq)
+        self._requester_back(session, player)
         self._host_arrived(session, player)
         return reply
 
@@ -120,8 +123,17 @@ class Hosted(Mixing):
 
     def _cmd_disconnect(self, session: Subscriber) -> dict[str, Any]:
         self.host_sessions.discard(session)
-        self.requests = {k: r for k, r in self.requests.items() if r.session is not session}
+        for request in self.requests.values():  # kept: the page reloads, and watches again
+            if request.session is session:
+                request.session = None
         return super()._cmd_disconnect(session)
+
+    def _requester_back(self, session: Subscriber, player: Player | None) -> None:
+        """Someone who asked for a seat watches again (a reloaded page): their request
+        waits on, and its answer goes to this connection."""
+        request = None if player is None else self.requests.get(player.id)
+        if request is not None:
+            request.session = session
 
     def _host_arrived(self, session: Subscriber, player: Player | None) -> None:
         """The host watches from ``session``: it gets the table's host state (the invite,
@@ -216,6 +228,11 @@ class Hosted(Mixing):
 
     def _host_approve(self, m: protocol.Host, bot: Any) -> tuple[dict[str, Any], int | None]:
         request = self._request_of(m.player)
+        if request.session is None:
+            raise TableError(
+                "not_here", f"{request.player.name} is not connected now: let them in once "
+                "they are back (their request waits)",
+            )  # fmt: skip
         free = [s for s in range(self.table.config.seats) if s not in self.seats]
         if not free:
             raise TableError("full", "every seat is taken: remove someone first")
@@ -231,8 +248,9 @@ class Hosted(Mixing):
     def _host_reject(self, m: protocol.Host, bot: Any) -> tuple[dict[str, Any], int | None]:
         request = self._request_of(m.player)
         del self.requests[request.player.id]
-        text = protocol.dumps({"type": "seat_rejected", "table": self.settings.table_id})
-        self._deliver(request.session, partial(request.session.send, text))
+        if request.session is not None:
+            text = protocol.dumps({"type": "seat_rejected", "table": self.settings.table_id})
+            self._deliver(request.session, partial(request.session.send, text))
         return {"player": request.player.name}, request.player.id
 
     def _host_chips(self, m: protocol.Host, bot: Any) -> tuple[dict[str, Any], int | None]:

@@ -328,3 +328,24 @@ async def test_a_program_says_it_is_a_bot_and_everyone_sees_it(
         snapshot = await hana.ask(type="spectate", table=table)
         bots = {s["name"]: s["bot"] for s in snapshot["view"]["seats"]}
         assert bots == {"hana": False, "robo": True, "bot3-calling-station": True}
+
+
+async def test_a_seat_request_outlives_a_reload(app: tuple[PokerServer, str]) -> None:
+    _server, address = app
+    async with client(address, "hana") as hana:
+        NAMES[hana] = "hana"
+        table, invite = await open_table(hana, **FAST)
+        await hana.ask(type="spectate", table=table)
+        async with client(address, "bob") as bob:
+            asked = await bob.ask(type="request_seat", table=table, invite=invite, buy_in=150)
+            assert asked["type"] == "seat_requested"
+            session = next(m for m in bob.messages if m["type"] == "welcome")["session"]
+        await hana.wait(lambda m: m["type"] == "seat_request")
+        gone = await hana.host("approve", player="bob")
+        assert gone["code"] == "not_here"
+        async with client(address, None, session=session) as back:
+            await back.ask(type="spectate", table=table, invite=invite)
+            done = await hana.host("approve", player="bob")
+            assert done["type"] == "host_done" and done["buy_in"] == 150
+            seated = await back.wait(lambda m: m["type"] == "seated")
+            assert seated["stack"] == 150
