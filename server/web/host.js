@@ -137,21 +137,22 @@ export const GAME_OPTIONS = {
   badugi: [], dice: ["straddle"],
 };
 
-/** The form's table options: each shown only for a game that may have it. */
+/** The form's table options, one line each: each shown only for a game that may have it. */
 function optionFields() {
-  const num = (name, label, value, extra) => h("label", { "data-option": extra.option }, label,
-    h("input", { name, type: "number", value, min: 0, ...extra.input }));
-  const box = (name, label, option) => h("label", { class: "check", "data-option": option },
-    h("input", { type: "checkbox", name }), label);
+  const num = (name, label, value, extra = {}) => h("label", {}, label, h("input", { name, type: "number", value, min: 0, ...extra }));
+  const box = (name, label) => h("label", {}, h("input", { type: "checkbox", name }), label);
+  const line = (option, ...children) => h("div", { class: "opt", "data-option": option }, children);
   return h("fieldset", { class: "host-options", "data-testid": "host-options" }, h("legend", {}, "Table options"),
-    h("p", { class: "muted", "data-option": "straddle" }, "Players may straddle: each opts in at the table."),
-    box("button_straddle", " The button may straddle too", "straddle"),
-    num("bomb_pot", "Bomb pot ante ", 0, { option: "bomb_pot", input: { title: "0: no bomb pots", "data-testid": "opt-bomb-pot" } }),
-    num("bomb_pot_every", "every … hands ", 0, { option: "bomb_pot", input: { max: 1000, title: "0: only when the players vote for one, or you call one" } }),
-    box("bomb_pot_boards", " Two boards", "bomb_pot"),
-    box("run_it_twice", " Run it twice", "run_it_twice"),
-    num("seven_deuce", "7-2 bounty ", 0, { option: "seven_deuce", input: { title: "0: no bounty" } }),
-    num("show_seconds", "Seconds to show cards after a hand ", 4, { option: "show", input: { max: 30, step: 1 } }));
+    line("straddle", h("b", {}, "Straddles"), h("span", { class: "muted" }, "each player opts in at the table"),
+      box("button_straddle", "the button may straddle too")),
+    line("bomb_pot", h("b", {}, "Bomb pot"), num("bomb_pot", "ante", 0, { title: "0: no bomb pots", "data-testid": "opt-bomb-pot" }),
+      num("bomb_pot_every", "every", 0, { max: 1000, title: "0: only when the players vote for one, or you call one" }),
+      h("span", { class: "muted" }, "hands (0: by vote)"), box("bomb_pot_boards", "two boards")),
+    line("run_it_twice", box("run_it_twice", "Run it twice"), h("span", { class: "muted" }, "when all in before the river, if everyone agrees")),
+    line("seven_deuce", h("b", {}, "7-2 bounty"), num("seven_deuce", "", 0, { title: "0: no bounty", "aria-label": "7-2 bounty" }),
+      h("span", { class: "muted" }, "from each player (0: none)")),
+    line("show", h("b", {}, "After each hand"), num("show_seconds", "", 4, { max: 30, step: 1, "aria-label": "seconds to show cards" }),
+      h("span", { class: "muted" }, "seconds to show cards and hunt the rabbit")));
 }
 
 /** The lobby's "Host a private game" form: game, blinds, buy-ins, seats, options. */

@@ -104,7 +104,7 @@ def test_the_host_form_offers_each_option_only_where_the_game_has_it(
     form.locator("input[name=run_it_twice]").check()
     form.locator("input[name=seven_deuce]").fill("4")
     form.locator("input[name=show_seconds]").fill("6")
-    screenshot(page, "home-options-form")
+    form.screenshot(path=DOCS_IMG / "home-options.png", animations="disabled")
     form.get_by_test_id("host-create").click()
     expect(page.get_by_test_id("host-panel")).to_be_visible()
     cfg = live.call(lambda: live.server.hosting.tables["friday"].table.config)
@@ -210,7 +210,7 @@ def test_after_a_hand_players_show_cards_and_anyone_hunts_the_rabbit(
     page.get_by_test_id("show-card").click()
     expect(watcher.get_by_test_id("cards-0").locator(".revealed")).to_have_count(2)
     expect(watcher.get_by_test_id("results")).to_contain_text("alice shows")
-    screenshot(watcher, "home-rabbit")
+    watcher.locator(".table-screen").screenshot(path=DOCS_IMG / "home-rabbit.png", animations="disabled")
     # The pause ends with the next hand: the buttons go.
     expect(page.get_by_test_id("after-hand")).to_have_count(0, timeout=12_000)
     for p in (page, watcher):
