@@ -316,10 +316,19 @@ def test_a_bomb_pot_vote_and_the_hosts_double_board_bomb_pot(
         PageLog.of(p).assert_clean(live.url)
 
 
+@pytest.fixture
+def empty(tmp_path: Path) -> Iterator[LiveServer]:
+    """Table "demo" with nobody at it: nothing happens there unless a test says so."""
+    with serve_in_thread(tmp_path / "empty.db", bots={}) as live:
+        yield live
+
+
 def test_the_seven_deuce_bounty_and_cards_shown_are_in_the_results(
-    live_server: LiveServer, page: Page
+    empty: LiveServer, page: Page
 ) -> None:
-    """The events of a hand won with 7-2 (a seeded deck is not needed to draw them)."""
+    """The events of a hand won with 7-2, given to the page's model of an empty table (no
+    hand of the server's interferes)."""
+    live_server = empty
     page.goto(f"{live_server.url}#/table/demo")
     expect(page.get_by_test_id("room")).to_be_visible()
     page.evaluate(
