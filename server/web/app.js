@@ -6,12 +6,14 @@
 // screens, and applies the server's messages to the table's model.
 
 import { chimes, resetTitle, yourTurn } from "./alert.js";
+import { chatMessage, chatSnapshot, closeChat, drawChat } from "./chat.js";
 import { Connection, KEYS } from "./connection.js";
 import { drawHost, hostMessage, keepSeatTokens, seatHello, showJoin } from "./host.js";
 import { listenForKeys } from "./keys.js";
 import { showLobby } from "./lobby.js";
 import { TableModel } from "./model.js";
-import { closeStats } from "./stats.js";
+import { settleButton } from "./settle.js";
+import { closeStats, listenForHud, placeHud } from "./stats.js";
 import { drawClock, drawTable } from "./table.js";
 import { showHands, showViewer } from "./viewer.js";
 
@@ -30,6 +32,7 @@ class App {
     this.chimes = chimes; // how many your-turn sounds played (muted ones are not)
     window.addEventListener("hashchange", () => this.route());
     listenForKeys();
+    listenForHud(this); // a name plate hovered or focused: four figures (stats.js)
     keepSeatTokens(this); // home games: a seat's token, for coming back to it
     this.conn.open();
   }
@@ -66,20 +69,33 @@ class App {
         const since = this.table.seq;
         const r = await this.conn.request({ type: "resume", table: id, last_seq: since });
         this.table.setSnapshot(r);
+        chatSnapshot(this, id, r);
         if (since && r.missed.length) this.table.line(`(reconnected: ${r.missed.length} events while away)`);
         // A reload: the log, the blinds, the last actions and the last result, from the
         // events the table keeps.
         if (!since) this.table.restore(r.missed || []);
       } else {
-        this.table.setSnapshot(await this.conn.request({ type: "spectate", table: id }));
+        const r = await this.conn.request({ type: "spectate", table: id });
+        this.table.setSnapshot(r);
+        chatSnapshot(this, id, r);
       }
     } catch (err) {
       this.table.error = err.message;
+      // A private table watched from its page: the invite the join page kept lets us in.
+      const invite = err.code === "bad_invite" && localStorage.getItem(`pokerroom.invite.${id}`);
+      if (invite) {
+        try {
+          const r = await this.conn.request({ type: "spectate", table: id, invite });
+          this.table.setSnapshot(r);
+          chatSnapshot(this, id, r);
+        } catch (again) { this.table.error = again.message; }
+      }
     }
     this.draw();
   }
 
   message(m) {
+    if (chatMessage(this, m)) return; // chat lines and reactions (chat.js)
     if (hostMessage(this, m)) return; // a private table's (host.js)
     const t = this.table;
     if (m.type === "table_closed" && t && m.table === t.id) { t.error = "this table has closed"; this.draw(); return; }
@@ -93,6 +109,7 @@ class App {
         break;
       case "snapshot": // ours, on taking a seat
         t.setSnapshot(m);
+        chatSnapshot(this, t.id, m);
         break;
       case "game_changed": // a mixed table's next game, between hands
         t.changeGame(m.summary);
@@ -144,6 +161,7 @@ class App {
     if (this.viewer) { clearInterval(this.viewer.timer); this.viewer = null; }
     if (page === "table" && arg) return this.showTable(decodeURIComponent(arg));
     if (page === "join" && arg) return showJoin(this); // an invite link (host.js)
+    closeChat();
     if (this.table) { this.leaveScreen(); }
     if (page === "hands") return showHands(this);
     if (page === "hand" && arg) return showViewer(this, Number(arg));
@@ -175,7 +193,18 @@ class App {
     this.drawQueued = true;
     requestAnimationFrame(() => {
       this.drawQueued = false;
-      if (this.table && location.hash.startsWith("#/table/")) { drawTable(this, this.table); drawHost(this); }
+      if (!this.table || !location.hash.startsWith("#/table/")) return;
+      // The chat's box and the Settle up button are kept across redraws (as the name
+      // plates are): what had the keyboard's focus gets it back, the caret where it was.
+      const el = document.activeElement;
+      const focused = el && el !== document.body ? { el, start: el.selectionStart ?? null, end: el.selectionEnd ?? null } : null;
+      drawTable(this, this.table);
+      drawHost(this);
+      const tools = this.main.querySelector(".table-screen .panel .table-tools");
+      if (tools) tools.append(settleButton(this));
+      drawChat(this, focused);
+      placeHud();
+      if (focused && focused.el === this.settleButton && document.activeElement !== focused.el) focused.el.focus();
     });
   }
 }
