@@ -1,6 +1,7 @@
 """Player statistics in the browser: a seat's name plate opens that player's card, with
-the figures the server sent (``stats``), by mouse or keyboard; the Stats view lists every
-player seated; both read at a desktop's width and a phone's."""
+the figures the server sent (``stats``), by mouse or keyboard; the Stats panel lists every
+player seated, tonight and all time at this table; hovering or focusing a name plate
+shows the HUD; each reads at a desktop's width and a phone's."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from tests.web.conftest import LiveServer, screenshot, serve_in_thread
 STATIONS = {0: "calling-station", 1: "tight-aggressive", 2: "random"}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 COUNTING_MS = 60_000
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "img"
 
 
 @pytest.fixture
@@ -65,7 +67,8 @@ def test_a_name_plate_opens_the_players_figures_at_this_game(table: LiveServer, 
     expect(card.get_by_role("heading")).to_have_text("house-2")
     # The first request starts the server's worker and counts every hand: seconds.
     expect(card.locator("[data-stat=hands]")).not_to_have_text("0", timeout=COUNTING_MS)
-    (reply,) = replies
+    # The pointer on the plate also asked for the HUD's figures (no game: the table's).
+    (reply,) = [r for r in replies if r["game"] == "nlhe"]
     assert reply["game"] == "nlhe" and reply["last"] == 1000
     (p,) = reply["players"]
     assert p["name"] == "house-2" and p["hands"] >= 8
@@ -100,25 +103,101 @@ def test_a_name_plate_opens_the_players_figures_at_this_game(table: LiveServer, 
     expect(card).to_have_count(0)
 
 
-def test_the_stats_view_lists_every_player_seated(table: LiveServer, page: Page) -> None:
+def row_of(p: dict[str, Any]) -> dict[str, str]:
+    """How the Stats panel shows a player's line of a ``stats`` reply."""
+
+    def chips(x: float) -> str:
+        n = round(x)
+        return f"{'+' if n > 0 else '−' if n < 0 else ''}{abs(n):,}"
+
+    af = "–" if p["aggression"] is None else f"{p['aggression']:.2f}"
+    return {"hands": f"{p['hands']:,}"} | {k: pct(p[k]) for k in ("vpip", "pfr", "three_bet")} | {
+        "aggression": af, "wtsd": pct(p["wtsd"]), "wsd": pct(p["wsd"]),
+        "net": chips(p["net"]), "adjusted_net": chips(p["adjusted_net"]),
+    }  # fmt: skip
+
+
+def shown_rows(page: Page, part: str) -> dict[str, dict[str, str]]:
+    """The panel's rows in ``part`` (stats-tonight, stats-all-time): player -> figures."""
+    found: dict[str, dict[str, str]] = page.evaluate(
+        """(part) => Object.fromEntries([...document.querySelectorAll(
+             `[data-testid=${part}] tbody tr`)].map((tr) => [tr.dataset.player,
+             Object.fromEntries([...tr.querySelectorAll("td")].map((td) =>
+               [td.dataset.stat, td.textContent]))]))""",
+        part,
+    )
+    return found
+
+
+def test_the_stats_panel_shows_tonight_and_all_time_at_this_table(
+    table: LiveServer, page: Page
+) -> None:
     replies = stats_replies(page)
     page.goto(f"{table.url}#/table/demo")
     page.get_by_test_id("table-stats").click()
-    rows = page.get_by_test_id("stats-table").locator("tbody tr")
-    expect(rows).to_have_count(3, timeout=COUNTING_MS)
-    (reply,) = replies
-    assert [p["name"] for p in reply["players"]] == ["house-1", "house-2", "house-3"]
-    for row, p in zip(rows.all(), reply["players"], strict=True):
-        expect(row.locator("th")).to_have_text(p["name"])
-        expect(row.locator("[data-stat=hands]")).to_have_text(f"{p['hands']:,}")
-        expect(row.locator("[data-stat=vpip]")).to_have_text(pct(p["vpip"]))
-    screenshot(page, "browser-stats-table")
-    page.set_viewport_size(PHONE)
+    for part in ("stats-tonight", "stats-all-time"):
+        rows = page.get_by_test_id(part).locator("tbody tr")
+        expect(rows).to_have_count(3, timeout=COUNTING_MS)
+    tonight = [r for r in replies if r["since"] is not None]
+    always = [r for r in replies if r["since"] is None]
+    assert len(tonight) == 1 and len(always) == 1
+    assert tonight[0]["table"] == always[0]["table"] == "demo"
+    assert tonight[0]["game"] is None and always[0]["last"] == 5000
+    for part, reply in (("stats-tonight", tonight[0]), ("stats-all-time", always[0])):
+        shown = shown_rows(page, part)
+        assert list(shown) == ["house-1", "house-2", "house-3"]
+        assert shown == {p["name"]: row_of(p) for p in reply["players"]}
+    # Every hand here began tonight: the two agree on what they both counted.
+    assert [p["name"] for p in tonight[0]["players"]] == [p["name"] for p in always[0]["players"]]
     card = page.get_by_test_id("stats-card")
+    page.screenshot(path=DOCS / "home-stats-1280.png", animations="disabled")
+    page.set_viewport_size(PHONE)
     box = card.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    screenshot(page, "browser-stats-table-phone", full_page=False)
+    page.screenshot(path=DOCS / "home-stats-390.png", animations="disabled")
     # Leaving the table closes it.
     page.keyboard.press("Escape")
     page.goto(f"{table.url}#/")
     expect(card).to_have_count(0)
+
+
+def test_the_hud_shows_on_a_hovered_or_focused_name_plate(table: LiveServer, page: Page) -> None:
+    replies = stats_replies(page)
+    first = table.call(lambda: table.runner.table.hand_number)
+    page.goto(f"{table.url}#/table/demo")
+    page.get_by_test_id("name-1").hover()
+    hud = page.get_by_test_id("hud")
+    expect(hud).to_be_visible()
+    expect(hud).to_have_attribute("data-player", "house-2")
+    expect(hud.locator("[data-stat=hands]")).to_be_visible(timeout=COUNTING_MS)
+    (reply,) = replies  # one request for everyone seated: all time at this table
+    assert reply["since"] is None and reply["table"] == "demo"
+    assert [p["name"] for p in reply["players"]] == ["house-1", "house-2", "house-3"]
+    p = reply["players"][1]
+    want = row_of(p)
+    for key in ("hands", "vpip", "pfr", "aggression"):
+        expect(hud.locator(f"[data-stat={key}]")).to_have_text(want[key])
+    plate = hud.bounding_box()
+    name = page.get_by_test_id("name-1").bounding_box()
+    assert plate is not None and name is not None and plate["y"] >= name["y"] + name["height"] - 1
+
+    # Off the plate it goes; another plate in the same hand asks nothing more.
+    page.mouse.move(5, 5)
+    expect(hud).to_have_count(0)
+    hand = table.call(lambda: table.runner.table.hand_number)
+    page.get_by_test_id("name-0").focus()  # by keyboard too: figures kept, shown at once
+    expect(hud).to_have_attribute("data-player", "house-1")
+    expect(hud.locator("[data-stat=hands]")).to_be_visible(timeout=500)
+    assert len(replies) <= 2  # asked again only if a hand began since the first answer
+    page.keyboard.press("Escape")
+    expect(hud).to_have_count(0)
+    # A later hand asks again, once, for everyone.
+    table.wait_until(lambda: table.runner.table.hand_number > hand + 1, timeout=20)
+    page.get_by_test_id("name-2").hover()
+    expect(hud).to_have_attribute("data-player", "house-3")
+    expect(hud.locator("[data-stat=hands]")).to_be_visible()
+    page.wait_for_timeout(1_000)
+    # At most once a hand (these bots play a hand a second), for everyone at once.
+    last = table.call(lambda: table.runner.table.hand_number)
+    assert 2 <= len(replies) <= last - first + 1
+    assert all(r["since"] is None and len(r["players"]) == 3 for r in replies)
