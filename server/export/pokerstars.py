@@ -9,7 +9,15 @@ actions street by street, ``*** SHOW DOWN ***`` and ``*** SUMMARY ***``. A few c
   dealing order); PokerStars shows only the hero's, but a stored hand knows them all and
   full-information exports are what trackers and pokerkit's parser take. Hole cards a
   history records as unknown (``????``) get no "Dealt to" line. ``render(info, hero=p)``
-  writes one player's own history instead, as PokerStars does.
+  writes one player's own history instead, as PokerStars does ("Dealt to" the hero
+  alone, the others' cards where shown), and ``render(info, public=True)`` what a
+  watcher saw.
+- The hand number ("PokerStars Hand #42") is ``HandInfo.hand_id``: the store gives the
+  hand's id in its ``hands`` table (``pokerroom hands list``'s first column), one
+  sequence for the whole database, shared by every table and every process writing to
+  it and by imported hands (whose own PHH ``hand`` numbers, which repeat from session to
+  session, stay in their history). A stored hand has the same number in every export
+  and no two stored hands share one; only hands from two different databases can.
 - "raises X to Y": ``Y`` is the player's total this street and ``X`` what it adds to the
   bet faced (the full big blind preflop, even when the big blind is all in for less).
 - Hands tabled when players are all in are shown after the run-out, in the
@@ -23,6 +31,28 @@ actions street by street, ``*** SHOW DOWN ***`` and ``*** SUMMARY ***``. A few c
 A player coming back after missing the blinds "posts small & big blinds" (a live big
 blind and a dead small blind); see :meth:`_Renderer.forced_bets` for how that is told
 apart from an ante after a PHH round trip.
+
+Table options (docs/rules.md O1-O8), in the words of real PokerStars files where it has
+them (docs/hands.md names the files):
+
+- A straddle is "posts straddle 200" after the blinds, and the first raise is counted
+  from it ("raises 200 to 400").
+- A hand run twice (O5) deals each run's streets in turn, the streets both runs share
+  unmarked: "*** FLOP ***", "*** FIRST TURN ***", "*** FIRST RIVER ***", "*** SECOND
+  TURN ***", "*** SECOND RIVER ***"; then "*** FIRST SHOW DOWN ***" and "*** SECOND
+  SHOW DOWN ***", each with its own shows and collections; the summary says "Hand was
+  run twice" and gives "FIRST Board [...]" and "SECOND Board [...]" for "Board [...]",
+  and a seat that showed "won (50) with ..., and lost with ..." on each.
+- Two boards (O4's double-board bomb pot) are what PokerStars dealt as Split Hold'em:
+  the header says "Split Hold'em No Limit", each street is dealt on the first board and
+  then the second ("*** FIRST FLOP ***", "*** SECOND FLOP ***") before its betting,
+  and the show downs and boards are as in a hand run twice, without "Hand was run
+  twice". "Split" before Omaha's words is ours: no real file shows it.
+- A bomb pot (O3) is its antes, no blinds, and no action between "*** HOLE CARDS ***"
+  and the flop: PokerStars has no bomb pots, and this is the hand as it was played.
+- A fixed-limit bet completed after a short all-in bet is "raises 150 to 200" in a
+  board or draw game (hold'em's parsers read raises; "completes it to" is stud's word,
+  for the bring-in).
 
 The games PokerStars deals are written in its own words (:data:`GAME_WORDS`; checked
 against real PokerStars files, see docs/hands.md): the header names the game and its
@@ -133,7 +163,7 @@ _STREET_NAMES: dict[IntEnum, str] = {
 _CENT = Decimal("0.01")
 
 
-def render(info: HandInfo, *, hero: int | None = None) -> str:
+def render(info: HandInfo, *, hero: int | None = None, public: bool = False) -> str:
     """One hand as PokerStars hand-history text, ending in a newline.
 
     With ``hero`` (a position in PHH order: 0 is ``p1``) the text is that player's own
@@ -141,7 +171,10 @@ def render(info: HandInfo, *, hero: int | None = None) -> str:
     stud up cards), the others' draws as counts, and their hole cards only where shown at
     showdown. The hand is still replayed from the full history, so the result is exact
     where a history with those cards unknown (``????``) could not be: the replay gives
-    unknown cards stand-ins, which would play at showdown.
+    unknown cards stand-ins, which would play at showdown. With ``public`` and no hero the
+    text is what anyone watching saw: nobody's hole cards but those shown (for someone
+    who did not play the hand). Without either it is the full-information record, every
+    known hole card dealt face up: the operator's export.
 
     Raises :class:`server.export.UnsupportedGameError` for a game PokerStars does not
     deal (:data:`GAME_WORDS`), :class:`engine.errors.HistoryError` if the history does not
@@ -159,13 +192,15 @@ def render(info: HandInfo, *, hero: int | None = None) -> str:
         raise ValueError(f"hero {hero!r} is not a position of the hand's {n} players")
     holes = [tuple(h) if result.known[p] else None for p, h in enumerate(result.hand.holes)]
     # Who the text deals cards to face up: every player whose cards the history knows,
-    # or the hero alone.
+    # or the hero alone (nobody, for a watcher).
     sees = [result.known[p] and result.face_up[p] for p in range(n)]
-    if hero is not None:
+    if hero is not None or public:
         shown = {e.seat for e in result.events if isinstance(e, CardsShown)}
         holes = [h if p == hero or p in shown else None for p, h in enumerate(holes)]
         sees = [p == hero for p in range(n)]
     setup = result.hand.setup
+    if setup.boards > 1:  # two boards: PokerStars' Split Hold'em (see the module's notes)
+        words = f"Split {words}"
     return _Renderer(info, words, setup.game, result.events, setup, result.scale, sees, holes).run()
 
 
@@ -683,7 +718,7 @@ class _Renderer:
             case "bring_in":
                 text = f"brings in for {self.money(event.increment)}"
                 bet_to_match = event.street_total
-            case "complete":
+            case "complete" if self.stud:  # a board or draw game's is a raise, below
                 text = f"completes it to {self.money(event.street_total)}"
                 bet_to_match = event.street_total
             case "bet":

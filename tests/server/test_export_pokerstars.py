@@ -641,6 +641,20 @@ def test_a_heros_history_deals_only_to_the_hero_and_shows_only_what_was_shown() 
     assert not {"7c", "6c"} & set(re.findall(r"[2-9TJQKA][cdhs]", "\n".join(bob)))
 
 
+def test_a_watchers_history_deals_nobody_and_shows_only_what_was_shown() -> None:
+    """``render(info, public=True)``: the hand as someone who did not play it saw it,
+    for an export of a table's hands to a watcher: nobody's hole cards but Ann's, shown
+    at the showdown."""
+    info = HandInfo(8, "Heroes", NOON, ("Ann", "bob 2", "C.D-3"), (1, 2, 3), HEROES)
+    ann = render(info, hero=0).splitlines()
+    watcher = render(info, public=True).splitlines()
+    assert watcher == [line for line in ann if not line.startswith("Dealt to Ann")]
+    assert "Ann: shows [Ah Jd] (high card Ace)" in watcher
+    assert not [line for line in watcher if line.startswith("Dealt to")]
+    cards = set(re.findall(r"[2-9TJQKA][cdhs]", "\n".join(watcher)))
+    assert not {"Qh", "4c", "7c", "6c"} & cards
+
+
 def test_a_hero_must_be_one_of_the_players() -> None:
     info = HandInfo(8, "Heroes", NOON, ("Ann", "bob 2", "C.D-3"), (1, 2, 3), HEROES)
     with pytest.raises(ValueError, match="hero 3 is not a position"):
@@ -800,3 +814,81 @@ def test_every_handhq_hand_round_trips_through_pokerkit_in_dollars() -> None:
         assert without_sm(list(parsed.history.actions)) == without_sm(info.history.actions)
         ours = replay(info.history).final_stacks
         assert [Decimal(s) for s in parsed.stacks] == [Decimal(s) for s in ours], text
+
+
+# -- the game in the header ---------------------------------------------------------------
+
+# Real PokerStars files, kept as test data by hand-history parsers: the repository, then
+# the file.
+HHSMITHY = "HHSmithy/PokerHandHistoryParser SampleHandHistories/PokerStars/CashGame/"
+FPDB = "jejellyroll-fr/fpdb-3 regression-test-files/cash/Stars/"
+FPDB_TEST = "fpdb's pyfpdb/test_PokerStars.py, "
+REAL_HEADERS = [
+    # (game, the words after "PokerStars Hand #N:  ", where a real hand of it has them)
+    ("flhe", "Hold'em Limit", HHSMITHY + "GameTypeTests/FixedLimitHoldem.txt"),
+    ("plhe", "Hold'em Pot Limit", HHSMITHY + "GameTypeTests/PotLimitHoldem.txt"),
+    ("plo", "Omaha Pot Limit", HHSMITHY + "RunItTwiceTests/RunItTwice1.txt"),
+    ("plo5", "5 Card Omaha Pot Limit", FPDB + "Flop/5-Card-PLO-6max-USD-3.00-6.00-201303.txt"),
+    ("plo6", "6 Card Omaha Pot Limit", FPDB + "Flop/6-Card-PLO-6max-USD-0.25-0.50-202004.txt"),
+    ("flo8", "Omaha Hi/Lo Limit", FPDB_TEST + "'HORSE (Omaha Hi/Lo Limit, $2/$4)'"),
+    ("plo8", "Omaha Hi/Lo Pot Limit", HHSMITHY + "GameTypeTests/PotLimitOmahaHiLo.txt"),
+    ("stud", "7 Card Stud Limit", FPDB + "Stud/7-Stud-USD-0.04-0.08-200911.txt"),
+    ("stud8", "7 Card Stud Hi/Lo Limit", FPDB + "Stud/7-StudHL-USD-0.04-0.08-200911.txt"),
+    ("razz", "Razz Limit", FPDB + "Stud/Razz-USD-0.04-0.08-200911.txt"),
+    ("27td", "Triple Draw 2-7 Lowball Limit", FPDB + "Draw/Triple Draw 2-7 Lowball-FL-*.txt"),
+    ("27sd", "Single Draw 2-7 Lowball No Limit", FPDB + "Draw/2-7 Single Draw-NL-*.txt"),
+    ("5cd", "5 Card Draw No Limit", FPDB + "Draw/5-Carddraw-NL-USD-0.25-0.50.Sample.txt"),
+    ("badugi", "Badugi Limit", FPDB_TEST + "'Badugi Limit ($0.25/$0.50)'"),
+]
+
+
+def header_words(first_line: str) -> str:
+    """The game's words in a PokerStars header: "Hold'em No Limit"."""
+    m = re.match(r"PokerStars (?:Zoom )?(?:Hand|Game) #\d+:  (.+?) \(", first_line)
+    assert m is not None, first_line
+    return m[1]
+
+
+@pytest.mark.parametrize(
+    ("key", "words", "source"), REAL_HEADERS, ids=[k for k, *_ in REAL_HEADERS]
+)
+def test_the_header_names_the_game_as_pokerstars_does(key: str, words: str, source: str) -> None:
+    """Each game's header has the words of a real PokerStars hand of that game (the
+    files named are PokerStars' own, kept as test data by hand-history parsers)."""
+    from tests.server.test_export_games import played
+
+    info = next(played(key, 1, f"header {key}"))
+    assert header_words(render(info).splitlines()[0]) == words, source
+
+
+def test_a_no_limit_holdem_header_is_a_real_one_and_the_only_one_pokerkit_reads() -> None:
+    """No-limit hold'em's header words are those of the real hands in
+    shared/data/pokerstars; pokerkit's PokerStars parser reads that header alone, so
+    that it refuses a pot-limit Omaha hand rather than read it as hold'em."""
+    from tests.server.test_export_games import played
+
+    real = header_words(real_lines("thlorenz-hhp/cash.2010.txt")[0])
+    nlhe = render(next(played("nlhe", 1, "header nlhe")))
+    assert header_words(nlhe.splitlines()[0]) == real == "Hold'em No Limit"
+    assert pokerkit_parse(nlhe) is not None
+    plo = render(next(played("plo", 1, "header plo")))
+    assert header_words(plo.splitlines()[0]) == "Omaha Pot Limit"
+    assert pokerkit_parse(plo) is None
+
+
+def test_two_boards_are_dealt_as_pokerstars_dealt_split_holdem() -> None:
+    """A double-board bomb pot is what PokerStars dealt as Split Hold'em (fpdb's
+    regression file Flop/NLHE-Split-6max-USD-1.00-2.00-201803.txt): "Split Hold'em No
+    Limit", each street on the first board then the second, a show down for each and
+    both boards in the summary, and no "Hand was run twice"."""
+    from tests.server.test_table_options_exports import bomb_hands, info_for
+
+    for hand, _ in bomb_hands("nlhe", 2, 4):
+        text = render(info_for(hand))
+        assert header_words(text.splitlines()[0]) == "Split Hold'em No Limit", text
+        assert hand.boards is not None
+        for i, run in enumerate(("FIRST", "SECOND")):
+            assert f"*** {run} FLOP *** [{' '.join(map(str, hand.boards[i][:3]))}]" in text
+        assert "Hand was run twice" not in text
+    for hand, _ in bomb_hands("nlhe", 1, 2):
+        assert header_words(render(info_for(hand)).splitlines()[0]) == "Hold'em No Limit"
