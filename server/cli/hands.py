@@ -166,6 +166,8 @@ def _streets(text: str) -> list[str]:
 def cmd_export(args: argparse.Namespace) -> int:
     if args.all == bool(args.ids):
         raise UsageError("name hand ids, or --all, but not both")
+    if args.hero is not None and args.format != "pokerstars":
+        raise UsageError("--hero writes PokerStars text: use it with --format pokerstars")
 
     async def load(store: Store, bar: Progress) -> list[HandInfo]:
         ids = await store.hand_ids() if args.all else args.ids
@@ -174,8 +176,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     with progress("load") as bar:
         infos = _run(lambda store: load(store, bar), args)
+    if args.hero is not None:  # the hero's own hands, as a tracker imports them
+        infos = [info for info in infos if args.hero in info.players]
     with progress(f"write {args.format}", len(infos)) as bar:
-        text = render(infos, args.format, bar)
+        text = render(infos, args.format, bar, hero=args.hero)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
         print(f"wrote {len(infos)} hand{'s' * (len(infos) != 1)} to {args.output}")
@@ -184,15 +188,22 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def render(infos: Sequence[HandInfo], fmt: str, bar: Progress | None = None) -> str:
-    """Hands in one of the export formats, as the text of one file; ``bar`` counts them."""
+def render(
+    infos: Sequence[HandInfo], fmt: str, bar: Progress | None = None, *, hero: str | None = None
+) -> str:
+    """Hands in one of the export formats, as the text of one file; ``bar`` counts them.
+    With ``hero`` (PokerStars text, hands that player played) each hand is that player's
+    own history: their hole cards alone, the others' where shown."""
     counted = _counted(infos, bar or Progress())
     if fmt == "phh":
         if len(infos) == 1:
             return history.dump(next(counted).history)
         return history.dump_all(info.history for info in counted)
     if fmt == "pokerstars":  # pokerstars.render_all, a hand at a time for the bar
-        return "\n\n".join(pokerstars.render(info) for info in counted)
+        return "\n\n".join(
+            pokerstars.render(info, hero=None if hero is None else info.players.index(hero))
+            for info in counted
+        )
     # OHH files hold one JSON document per hand, separated by a blank line.
     return "".join(ohh.dumps(ohh.render(info)) + "\n\n" for info in counted)
 
@@ -400,6 +411,12 @@ def add_hands_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("ids", nargs="*", type=int, help="hand ids")
     p.add_argument("--all", action="store_true", help="every stored hand")
     p.add_argument("--format", choices=("phh", "pokerstars", "ohh"), required=True)
+    p.add_argument(
+        "--hero",
+        metavar="NAME",
+        help="PokerStars text of NAME's hands as NAME saw them, for a hand tracker: "
+        "their hole cards alone, the others' where shown",
+    )
     p.add_argument("-o", "--output", help="write to this file instead of standard output")
     p = with_db(add_command(hands_sub, "import", cmd_import, "import PHH hand histories"))
     p.add_argument("paths", nargs="+", help=".phh or .phhs files, or folders of them")

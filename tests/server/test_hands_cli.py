@@ -165,6 +165,50 @@ def test_export_each_format(
         ohh.validate(document)
 
 
+def test_export_for_a_hero_is_their_own_pokerstars_history(
+    capsys: pytest.CaptureFixture[str], sqlite_db: str, tmp_path: Path
+) -> None:
+    """``--hero NAME``: the hands NAME played (Bill sits in session 30, not in 105), each
+    as NAME's own PokerStars history, for a hand tracker: "Dealt to" Bill alone, with
+    his cards, and the others' cards only where shown."""
+    for session in ("30", "105"):
+        assert run(capsys, "hands", "import", "--db", sqlite_db, str(PLURIBUS / session))[0] == 0
+    out = tmp_path / "bill.txt"
+    code, said, _ = run(
+        capsys, "hands", "export", "--all", "--format", "pokerstars", "--hero", "Bill",
+        "--db", sqlite_db, "-o", str(out),
+    )  # fmt: skip
+    bills = sorted((PLURIBUS / "30").glob("*.phh"))
+    assert (code, said) == (0, f"wrote {len(bills)} hands to {out}\n")
+    _, listed, _ = run(
+        capsys, "hands", "list", "--json", "--player", "Bill", "--db", sqlite_db, "--limit", "999"
+    )
+    hands = out.read_text().split("\n\n\n")
+    numbers = [int(h.split("#", 1)[1].split(":", 1)[0]) for h in hands]
+    assert sorted(numbers) == sorted(h["id"] for h in json.loads(listed))
+
+    async def stored() -> dict[int, history.HandHistory]:
+        async with Store.open(database_url(sqlite_db)) as store:
+            return {n: (await store.hand_info(n)).history for n in numbers}
+
+    histories = asyncio.run(stored())
+    for number, text in zip(numbers, hands, strict=True):
+        hh = histories[number]
+        bill = hh.fields["players"].index("Bill") + 1
+        hole = {a.split()[2]: a.split()[3] for a in hh.actions if a.startswith("d dh ")}
+        cards = hole[f"p{bill}"]
+        dealt = [x for x in text.splitlines() if x.startswith("Dealt to ")]
+        assert dealt == [f"Dealt to Bill [{cards[:2]} {cards[2:]}]"], text
+        shown = {a.split()[0] for a in hh.actions if " sm " in a}
+        for p, theirs in hole.items():
+            seen = f"[{theirs[:2]} {theirs[2:]}]" in text
+            assert seen == (p == f"p{bill}" or p in shown), text
+    code, _, err = run(
+        capsys, "hands", "export", "--all", "--format", "phh", "--hero", "Bill", "--db", sqlite_db
+    )
+    assert code == 2 and "--hero writes PokerStars text" in err
+
+
 def test_exports_have_the_tables_button_and_small_blind(
     capsys: pytest.CaptureFixture[str], sqlite_db: str
 ) -> None:
