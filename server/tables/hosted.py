@@ -151,6 +151,8 @@ class Hosted(Mixing):
             "invite": self.invite,
             "paused": self.paused,
             "requests": [self._request_body(r) for r in self.requests.values()],
+            "muted": sorted(self.muted),
+            "spectator_chat": self.spectator_chat,
         }
 
     def _request_body(self, request: SeatRequest) -> dict[str, Any]:

@@ -31,6 +31,7 @@ class HouseBots(Seating):
         player, _, stack = self.house[seat]
         self._publish(self.table.sit_down(seat, stack, wait_for_big_blind=False))
         self.seats[seat] = Seat(player, None, self.settings.time_bank_seconds, self.seq)
+        self._joined(seat)
         self.pending_ledger.append((player.id, stack, "buy_in"))
 
     def _house_decides(self, seat: int, key: tuple[int, int, int]) -> None:

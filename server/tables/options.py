@@ -9,7 +9,6 @@ history, its exports and ``pokerroom verify``."""
 from __future__ import annotations
 
 import asyncio
-from functools import partial
 from typing import Any
 
 from engine import BombPotStarted, EngineError, Event, parse_cards
@@ -59,6 +58,8 @@ class TableOptions(Hosted):
     def _call_bomb_pot(self, boards: int | None) -> int:
         """The next hand is a bomb pot (the engine says no during a hand: then the next
         after it is); the votes are spent."""
+        if not self.table.config.bomb_pot:
+            raise TableError("illegal", "this table has no bomb pots (its bomb_pot is 0)")
         if self.table.hand_in_progress:
             self.bomb_pot_next = boards or self.table.config.bomb_pot_boards
         else:
@@ -76,14 +77,6 @@ class TableOptions(Hosted):
         if any(isinstance(event, BombPotStarted) for event in events):
             self.bomb_votes.clear()
         super()._publish(events)
-
-    def _tell_everyone(self, message: dict[str, Any]) -> None:
-        """A message about the table (not an engine event) to everyone watching it."""
-        text = protocol.dumps({"table": self.settings.table_id, **message})
-        for subscriber in list(self.subscribers):
-            send = partial(subscriber.send_table, self.settings.table_id,
-                           self.table.hand_number, [text])  # fmt: skip
-            self._deliver(subscriber, send)
 
     # -- after a hand ----------------------------------------------------------------------
 

@@ -98,6 +98,7 @@ class Seating(Views):
         self.pending_ledger.append((player.id, buy_in, "buy_in"))
         self.subscribers[session] = seat
         self._publish(events)
+        self._joined(seat)
         session.send(protocol.dumps(self._snapshot(seat)))
         # The seat's token brings its player back to it from a new page, without logging in
         # (a hello with it, then resume); it lasts while they hold the seat.

@@ -142,6 +142,23 @@ class Views(TableState):
             )  # fmt: skip
         return text
 
+    def _tell_everyone(self, message: dict[str, Any]) -> None:
+        """A message about the table (not an engine event) to everyone watching it, in
+        order with its events."""
+        text = protocol.dumps({"table": self.settings.table_id, **message})
+        for subscriber in list(self.subscribers):
+            send = partial(subscriber.send_table, self.settings.table_id,
+                           self.table.hand_number, [text])  # fmt: skip
+            self._deliver(subscriber, send)
+
+    def _joined(self, seat: int) -> None:
+        """Who just sat in ``seat`` (engine events know seats, not people): their name,
+        and whether they are a bot."""
+        player = self.seats[seat].player
+        self._tell_everyone(
+            {"type": "player_joined", "seat": seat, "name": player.name, "bot": player.bot}
+        )
+
     def _announce_commitment(self, number: int, shuffle: Shuffle) -> None:
         """Hand ``number``'s deck commitment, to everyone: it goes out before any card,
         so the deck cannot change afterwards."""

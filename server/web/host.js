@@ -50,8 +50,8 @@ export async function seatHello(app) {
 export function hostMessage(app, m) {
   const t = app.table;
   switch (m.type) {
-    case "host_state":
-      hosted.set(m.table, { ...m });
+    case "host_state": // the mutes and spectators' chat too, after a reload
+      hosted.set(m.table, { ...m, muted: new Set(m.muted || []), spectatorChat: !!m.spectator_chat });
       break;
     case "seat_request": {
       const state = hosted.get(m.table);

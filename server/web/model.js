@@ -286,6 +286,12 @@ export class TableModel {
       this.line(`${this.name(m.seat)} ${m.on ? "will straddle under the gun" : "stops straddling"}`);
       return true;
     }
+    if (m.type === "player_joined") { // who just sat: a name, and whether a bot
+      this.named(m.seat, m.name);
+      const s = this.seat(m.seat);
+      if (s) s.bot = m.bot;
+      return true;
+    }
     if (m.type === "bomb_pot_votes") {
       this.bombVotes = { votes: m.votes, needed: m.needed, called: m.called };
       if (m.called) this.line("Bomb pot next hand: the table voted for it");

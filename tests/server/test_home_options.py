@@ -349,3 +349,23 @@ async def test_a_seat_request_outlives_a_reload(app: tuple[PokerServer, str]) ->
             assert done["type"] == "host_done" and done["buy_in"] == 150
             seated = await back.wait(lambda m: m["type"] == "seated")
             assert seated["stack"] == 150
+
+
+async def test_everyone_learns_who_sits_down_and_the_host_state_keeps_the_mutes(
+    app: tuple[PokerServer, str],
+) -> None:
+    _server, address = app
+    async with friends(address, "hana", "bob") as (table, _, (hana, bob)):
+        await hana.host("house_bot", seat=4, strategy="random")
+        joined = await bob.wait(lambda m: m["type"] == "player_joined" and m["seat"] == 4)
+        assert joined["name"] == "bot5-random" and joined["bot"] is True
+        first = next(m for m in hana.messages if m["type"] == "player_joined" and m["seat"] == 1)
+        assert first["name"] == "bob" and first["bot"] is False
+        await hana.host("mute", player="bob")
+        await hana.host("spectator_chat", on=True)
+        start = len(hana.messages)
+        await hana.ask(type="spectate", table=table)  # the host's page again
+        state = await hana.wait(lambda m: m["type"] == "host_state", start)
+        assert state["muted"] == ["bob"] and state["spectator_chat"] is True
+        refused = await hana.ask(type="host", table=table, action="bomb_pot")
+        assert refused["code"] == "illegal"  # this table has no bomb pots

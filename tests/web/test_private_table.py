@@ -112,6 +112,13 @@ def test_a_home_game_from_the_invite_to_a_reload(
     expect(bob.locator("main")).to_contain_text("+100 chips for bob")
     pages = [hana, bob, cy]
     play_until(pages, lambda: not live.call(lambda: table.table.hand_in_progress))
+    # The chips land once the hand is stored, after the pause for showing cards.
+    play_until(
+        pages,
+        lambda: (
+            not live.call(lambda: table.queued_chips or table.in_show_pause or table.pending_ledger)
+        ),
+    )
     stack = live.call(lambda: table.table.stack(seats["bob"]))
     ledger = live.run(live.server.store.ledger_sessions("friday"))
     assert next(s for s in ledger if s.nickname == "bob").buy_in == 300
