@@ -192,6 +192,7 @@ const hudKept = new Map(); // "table\nname" -> {hand, line}: all time at the tab
 let hudAsking = null; // the table whose figures are being asked
 let hudFailed = null; // when the last request was refused (ms): no new one for a while
 let hud = null; // {el, plate} on screen
+let dismissed = null; // the plate whose HUD Escape hid, while it is still hovered or focused
 
 function keepForHud(table, hand, r) {
   for (const p of r.players) hudKept.set(`${table}\n${p.name}`, { hand, line: p });
@@ -259,13 +260,16 @@ export function listenForHud(app) {
   const plateOf = (e) => (e.target instanceof Element ? e.target.closest(".room button.name[data-name]") : null);
   const enter = (e) => {
     const plate = plateOf(e);
-    // Already shown: the pointer "enters" again each time the table redraws under it.
-    if (!plate || (hud && hud.plate === plate)) return;
+    // Already shown: the pointer "enters" again each time the table redraws under it, and
+    // a focused plate is focused again; one hidden with Escape stays hidden until left.
+    if (!plate || (hud && hud.plate === plate) || plate === dismissed) return;
+    dismissed = null;
     drawHud(app, plate, plate.dataset.name);
     askHud(app);
   };
   const leave = (e) => {
     const plate = plateOf(e);
+    if (plate && plate === dismissed && e.relatedTarget && !plate.contains(e.relatedTarget)) dismissed = null;
     if (plate && hud && hud.plate === plate && !plate.contains(e.relatedTarget)) hideHud();
   };
   document.addEventListener("mouseover", enter);
@@ -276,6 +280,11 @@ export function listenForHud(app) {
   // pointer moving off the plate (and the plate not focused) hides it too.
   document.addEventListener("mousemove", (e) => {
     if (hud && !hud.plate.contains(e.target) && document.activeElement !== hud.plate) hideHud();
+    if (dismissed && !dismissed.contains(e.target) && document.activeElement !== dismissed) dismissed = null;
   }, { passive: true });
-  document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideHud(); });
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || !hud) return;
+    dismissed = hud.plate;
+    hideHud();
+  });
 }

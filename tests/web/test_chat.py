@@ -55,13 +55,18 @@ def test_two_people_chat_and_react_at_a_table(
     # A reaction floats by the sender's seat, or over the chat for a spectator.
     ann.get_by_test_id("react").and_(ann.locator("[data-emoji='🔥']")).click()
     floating = bob.get_by_test_id("reaction").and_(bob.locator("[data-name=ann]"))
-    expect(floating).to_be_visible()
-    expect(floating).to_contain_text("🔥")
-    assert floating.get_attribute("data-seat") == "5"
-    seat = bob.get_by_test_id("seat-5").bounding_box()
-    box = floating.bounding_box()
-    assert seat is not None and box is not None
-    assert abs((box["x"] + box["width"] / 2) - (seat["x"] + seat["width"] / 2)) < 40
+    where = bob.wait_for_function(
+        """() => {
+          const el = document.querySelector("[data-testid=reaction][data-name=ann]");
+          const seat = document.querySelector("[data-testid=seat-5]");
+          if (!el || !seat) return null;
+          const a = el.getBoundingClientRect(), b = seat.getBoundingClientRect();
+          return {text: el.textContent, seat: el.dataset.seat,
+                  dx: Math.abs(a.x + a.width / 2 - (b.x + b.width / 2))};
+        }"""
+    ).json_value()
+    assert where["text"].startswith("🔥") and where["seat"] == "5"
+    assert where["dx"] < 40  # over the sender's seat
     expect(floating).to_have_count(0, timeout=4_000)  # briefly
     bob.get_by_test_id("react").and_(bob.locator("[data-emoji='👏']")).click()
     expect(ann.get_by_test_id("reaction").and_(ann.locator("[data-name=bob]"))).to_have_attribute(
@@ -139,7 +144,8 @@ def test_the_hosts_mute_stops_a_players_messages(
     expect(bob.get_by_test_id("chat-error")).to_contain_text("muted")
     expect(bob.get_by_test_id("chat-input")).to_have_value("you cannot hear this")  # kept
     say(hana, "quiet please")
-    expect(bob.get_by_test_id("chat-lines").locator("li")).to_have_count(2)
+    for page in (hana, bob):
+        expect(page.get_by_test_id("chat-lines").locator("li")).to_have_count(2)
     assert [text for _, text in lines(hana)] == ["thanks for having me", "quiet please"]
 
     # A spectator with the invite may not chat until the host allows it.

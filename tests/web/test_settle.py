@@ -117,4 +117,6 @@ def test_the_settle_up_dialog_at_a_desktops_and_a_phones_width(
     page.set_viewport_size(PHONE)
     box = dialog.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    net = dialog.locator("tbody tr").first.locator("[data-stat=net]").bounding_box()
+    assert net is not None and net["x"] + net["width"] <= box["x"] + box["width"]  # no scrolling
     page.screenshot(path=DOCS_IMG / "home-settle-390.png", animations="disabled")
