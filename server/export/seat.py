@@ -77,7 +77,8 @@ def export_seen(infos: Sequence[HandInfo], player: str, fmt: str) -> str:
             texts.append(ohh.dumps(ohh.render(info, hero=position(info))))
         else:
             try:
-                texts.append(pokerstars.render(info, hero=position(info)))
+                seat = position(info)  # a watcher's: nobody's cards but those shown
+                texts.append(pokerstars.render(info, hero=seat, public=seat is None))
             except UnsupportedGameError:
                 continue
     return "\n\n".join(texts) + "\n" if texts else ""

@@ -12,6 +12,7 @@ import csv
 import datetime as dt
 import io
 import json
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -253,64 +254,135 @@ async def test_chat_is_text_rate_limited_muted_by_the_host_and_kept_for_newcomer
             ] == "chat_sent"
 
 
+CARD = r"[2-9TJQKA][cdhs]"
+
+
+async def hidden_cards(server: PokerServer, table: str) -> list[set[str]]:
+    """Each hand's hole cards at ``table`` that were never shown (the operator's record),
+    oldest hand first, as exports list them."""
+    hidden = []
+    for summary in reversed(await server.store.list_hands(table=table, limit=50)):
+        actions = (await server.store.stored_hand(summary.id)).info.history.actions
+        dealt = {c for a in actions if a.startswith("d dh ") for c in re.findall(CARD, a[5:])}
+        shown = {c for a in actions if " sm " in a for c in re.findall(CARD, a.split(" sm ")[1])}
+        hidden.append(dealt - shown)
+    return hidden
+
+
+def cards_in(fmt: str, text: str) -> list[set[str]]:
+    """Every card each hand of an export names, in order: PokerStars' in brackets, PHH's
+    in its actions, OHH's in its ``cards`` lists."""
+    if fmt == "pokerstars":
+        hands = text.split("PokerStars Hand #")[1:]
+        return [{c for inside in re.findall(r"\[([^\]]*)\]", hand.split("\n", 1)[1])
+                 for c in re.findall(CARD, inside)} for hand in hands]  # fmt: skip
+    if fmt == "phh":
+        return [
+            {c for a in hh.actions for c in re.findall(CARD, a.split(" ", 2)[-1])}
+            for hh in history.load_all(text)
+        ]
+
+    def walk(node: object, found: set[str]) -> set[str]:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "cards" and isinstance(value, list):
+                    found.update(v for v in value if isinstance(v, str))
+                walk(value, found)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value, found)
+        return found
+
+    return [walk(json.loads(d), set()) for d in text.split("\n\n") if d.strip()]
+
+
 async def test_the_ledger_settles_up_and_the_night_exports_as_each_saw_it(
     app: tuple[PokerServer, str],
 ) -> None:
     server, address = app
-    async with friends(address, "hana", "bob", "cat") as (table, _, clients):
-        hana, bob, _cat = clients
+    async with friends(address, "hana", "bob", "cat") as (table, invite, clients):
+        hana, bob, cat = clients
         await hana.host("chips", player="cat", amount=100)
-        for c in clients:
+        for c in (hana, bob):
             await c.autoplay()
+        folding = asyncio.create_task(fold_always(cat))  # cat's cards are never shown
         await hana.host("resume")
         async with asyncio.timeout(30):
             while len(await server.store.list_hands(table=table, limit=3)) < 3:
                 await asyncio.sleep(0.05)
         await hana.host("pause")
+        folding.cancel()
         async with client(address, "stranger") as stranger:
             refused = await stranger.ask(type="ledger", table=table)
             assert refused["code"] == "bad_invite"
             refused = await stranger.ask(type="export", table=table, format="phh")
             assert refused["code"] == "bad_invite"
-        ledger = await bob.ask(type="ledger", table=table)
-        assert ledger["type"] == "ledger" and "error" not in ledger
-        nets = ledger["nets"]
-        assert set(nets) == {"hana", "bob", "cat"} and sum(nets.values()) == 0
-        rows = list(csv.DictReader(io.StringIO(ledger["csv"])))
-        assert [r["player_nickname"] for r in rows] == [
-            s["player_nickname"] for s in ledger["sessions"]
-        ]
-        by_name = {r["player_nickname"]: r for r in rows}
-        assert int(by_name["cat"]["buy_in"]) == 300  # 200, and the host's 100
-        transfers = ledger["transfers"]
-        assert len(transfers) <= max(0, sum(1 for n in nets.values() if n) - 1)
-        left = dict(nets)  # each transfer settles the payer's debt and the payee's win
-        for t in transfers:
-            assert t["amount"] > 0
-            left[t["from"]] += t["amount"]
-            left[t["to"]] -= t["amount"]
-        assert set(left.values()) == {0}
-        for fmt in ("phh", "pokerstars", "ohh"):
-            out = await bob.ask(type="export", table=table, format=fmt)
-            assert out["type"] == "export" and out["hands"] >= 3, out
-        phh = (await bob.ask(type="export", table=table, format="phh"))["text"]
-        hands = list(history.load_all(phh))
-        assert len(hands) >= 3
-        for hh in hands:
-            assert SEED_FIELD not in hh.fields
-            dealt = [a for a in hh.actions if a.startswith("d dh ")]
-            bobs = hh.fields["players"].index("bob") + 1
-            for line in dealt:  # bob's cards, nobody else's
-                hidden = "????" in line
-                assert hidden != line.startswith(f"d dh p{bobs} "), line
-        stars = (await bob.ask(type="export", table=table, format="pokerstars"))["text"]
-        assert stars.count("PokerStars Hand #") >= 3 and "Dealt to bob [" in stars
-        ohh = (await bob.ask(type="export", table=table, format="ohh"))["text"]
-        documents = [json.loads(d) for d in ohh.split("\n\n") if d.strip()]
-        assert len(documents) >= 3
-        later = dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)
-        none = await bob.ask(type="export", table=table, format="phh", since=later.isoformat())
-        assert none["hands"] == 0 and none["text"] == ""
+        check_ledger(await bob.ask(type="ledger", table=table))
+        await check_exports(bob, table)
+        async with client(address, "zed") as zed:  # watching: nobody's cards but shown ones
+            await zed.ask(type="spectate", table=table, invite=invite)
+            hidden = await hidden_cards(server, table)
+            assert any(hidden)  # cat's, at least
+            for fmt in ("pokerstars", "phh", "ohh"):
+                seen = await zed.ask(type="export", table=table, format=fmt)
+                named = cards_in(fmt, seen["text"])
+                assert len(named) == len(hidden) >= 3, (fmt, seen["hands"])
+                for hand_hidden, hand_named in zip(hidden, named, strict=True):
+                    assert hand_named and not hand_hidden & hand_named, fmt  # board, shown
+
+
+async def fold_always(c: Client) -> None:
+    """Fold every request (check when folding is not allowed)."""
+    answered: set[int] = set()
+    while True:
+        for m in [m for m in c.messages if m["type"] == "action_request"]:
+            if m["seq"] not in answered:
+                answered.add(m["seq"])
+                await act(c, m, "fold" if not m["menu"]["can_check"] else "check")
+        await asyncio.sleep(0.02)
+
+
+def check_ledger(ledger: Message) -> None:
+    """The ledger's nets sum to zero, its CSV is its sessions, the host's chips are a
+    buy-in, and its transfers are at most n - 1 and settle every net."""
+    assert ledger["type"] == "ledger" and "error" not in ledger
+    nets = ledger["nets"]
+    assert set(nets) == {"hana", "bob", "cat"} and sum(nets.values()) == 0
+    rows = list(csv.DictReader(io.StringIO(ledger["csv"])))
+    sessions = ledger["sessions"]
+    assert [r["player_nickname"] for r in rows] == [s["player_nickname"] for s in sessions]
+    by_name = {r["player_nickname"]: r for r in rows}
+    assert int(by_name["cat"]["buy_in"]) == 300  # 200, and the host's 100
+    transfers = ledger["transfers"]
+    assert len(transfers) <= max(0, sum(1 for n in nets.values() if n) - 1)
+    left = dict(nets)  # each transfer settles the payer's debt and the payee's win
+    for t in transfers:
+        assert t["amount"] > 0
+        left[t["from"]] += t["amount"]
+        left[t["to"]] -= t["amount"]
+    assert set(left.values()) == {0}
+
+
+async def check_exports(bob: Client, table: str) -> None:
+    """Bob's night in each format: his cards, nobody else's hidden ones, no seed."""
+    for fmt in ("phh", "pokerstars", "ohh"):
+        out = await bob.ask(type="export", table=table, format=fmt)
+        assert out["type"] == "export" and out["hands"] >= 3, out
+    phh = (await bob.ask(type="export", table=table, format="phh"))["text"]
+    hands = list(history.load_all(phh))
+    assert len(hands) >= 3
+    for hh in hands:
+        assert SEED_FIELD not in hh.fields
+        bobs = hh.fields["players"].index("bob") + 1
+        for line in (a for a in hh.actions if a.startswith("d dh ")):  # bob's cards alone
+            assert ("????" in line) != line.startswith(f"d dh p{bobs} "), line
+    stars = (await bob.ask(type="export", table=table, format="pokerstars"))["text"]
+    assert stars.count("PokerStars Hand #") >= 3 and "Dealt to bob [" in stars
+    ohh = (await bob.ask(type="export", table=table, format="ohh"))["text"]
+    assert len([json.loads(d) for d in ohh.split("\n\n") if d.strip()]) >= 3
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)
+    none = await bob.ask(type="export", table=table, format="phh", since=later.isoformat())
+    assert none["hands"] == 0 and none["text"] == ""
 
 
 async def test_a_program_says_it_is_a_bot_and_everyone_sees_it(
