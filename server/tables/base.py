@@ -217,7 +217,7 @@ class TableState:
         # Table options (options.py) and chat (chat.py).
         self.bomb_votes: set[int] = set()  # player ids voting for a bomb pot next hand
         self.bomb_pot_next = 0  # boards of a bomb pot called during a hand, for the next
-        self.in_show_pause = False  # after a hand: cards may be shown, the rabbit hunted
+        self.pause_ends: float | None = None  # the pause after a hand (loop time): shows, rabbit
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=50)
         self.chat_times: dict[int, list[float]] = {}  # player id -> their recent lines
         self.muted: set[str] = set()  # names the host has muted

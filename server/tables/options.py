@@ -114,8 +114,7 @@ class TableOptions(Hosted):
         if left <= 0:
             return
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + left
-        self.in_show_pause = True
+        deadline = self.pause_ends = loop.time() + left
         try:
             while not self._closing and not self.close_when_over:
                 left = deadline - loop.time()
@@ -128,4 +127,8 @@ class TableOptions(Hosted):
                     break
                 await self._handle(command)
         finally:
-            self.in_show_pause = False
+            self.pause_ends = None
+
+    @property
+    def in_show_pause(self) -> bool:
+        return self.pause_ends is not None

@@ -225,7 +225,15 @@ class Views(TableState):
             "view": protocol.view_body(self.table.view(seat), self._names(), self._bots()),
             "summary": self.summary(),
             "chat": list(self.chat_log),
+            "show_seconds_left": self._pause_left(),
         }
+
+    def _pause_left(self) -> float | None:
+        """Seconds left of the pause after a hand (None: not in one): a page reloaded
+        during it still offers to show cards and hunt the rabbit."""
+        if self.pause_ends is None:
+            return None
+        return round(max(0.0, self.pause_ends - asyncio.get_running_loop().time()), 3)
 
     def _names(self) -> dict[int, str]:
         return {s: seat.player.name for s, seat in self.seats.items()}

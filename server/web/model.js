@@ -180,6 +180,8 @@ export class TableModel {
     this.acted = new Set();
     this.lastActor = null;
     this.resetHand();
+    // A page (re)loaded in the pause after a hand may still show cards, hunt the rabbit.
+    if (m.show_seconds_left) this.pauseUntil = performance.now() + 1000 * m.show_seconds_left;
     const k = v.street ? this.streetIndexOf(v.street) : -1;
     this.streetIndex = Math.max(k, 0);
     for (const s of v.seats) {

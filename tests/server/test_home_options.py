@@ -188,6 +188,8 @@ async def test_cards_are_shown_and_the_rabbit_hunted_in_the_pause_and_stored(
             await watcher.ask(type="spectate", table=table, invite=invite)
             too_soon = await watcher.ask(type="rabbit", table=table)
             assert too_soon["code"] == "illegal"
+            before = await watcher.ask(type="spectate", table=table, invite=invite)
+            assert before["show_seconds_left"] is None
             await hana.host("resume")
             folder = await _first_to_act(hana, bob)
             winner = bob if folder is hana else hana
@@ -203,6 +205,8 @@ async def test_cards_are_shown_and_the_rabbit_hunted_in_the_pause_and_stored(
             assert revealed["event"]["cards"] == mine[:1]
             bad = await winner.ask(type="show", table=table, cards=["Zz"])
             assert bad["code"] == "bad_cards"
+            again = await watcher.ask(type="spectate", table=table, invite=invite)
+            assert 0 < again["show_seconds_left"] <= 3.0  # a reloaded page offers it too
             hunted = await watcher.ask(type="rabbit", table=table)
             assert hunted == {"type": "rabbit", "table": table, "dealt": True, "re": hunted["re"]}
             rabbit = await hana.event("rabbit_hunted")
