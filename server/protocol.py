@@ -20,7 +20,7 @@ import orjson
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine import ActionMenu, Card, Event, SeatView, TableConfig, TableView
-from server.settle import LedgerError, settle
+from server.settle import LedgerError, read_ledger, settle
 from server.stats.service import MAX_HANDS
 
 if TYPE_CHECKING:  # annotations only: the protocol needs no database
@@ -328,6 +328,8 @@ class Resume(ClientMessageBase):
     type: Literal["resume"]
     table: TABLE_ID
     last_seq: SEQ
+    invite: INVITE | None = None
+    """A private table's invite, for a page that watched it through its link."""
 
 
 class Hands(ClientMessageBase):
@@ -628,14 +630,15 @@ def ledger_body(table: str, sessions: Sequence[LedgerSession]) -> dict[str, Any]
     """The reply to ``ledger``: each session in PokerNow's columns, the same as a CSV
     file, each player's net and who pays whom (none, with an ``error``, for a ledger that
     does not balance)."""
-    from server.store.ledger import CSV_COLUMNS, csv_text, nets  # noqa: PLC0415
+    from server.store.ledger import CSV_COLUMNS, csv_text  # noqa: PLC0415
 
-    owed = nets(sessions)
+    text = csv_text(sessions)
+    owed = read_ledger(text) if sessions else {}  # the CSV's rule: one name, one net
     body: dict[str, Any] = {
         "type": "ledger",
         "table": table,
         "sessions": [dict(zip(CSV_COLUMNS, s.csv_row(), strict=True)) for s in sessions],
-        "csv": csv_text(sessions),
+        "csv": text,
         "nets": owed,
     }
     try:

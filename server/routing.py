@@ -234,7 +234,7 @@ async def _choose_game(app: PokerServer, session: Session, m: protocol.ChooseGam
 async def _resume(app: PokerServer, session: Session, m: protocol.Resume) -> Reply:
     session.tables.add(m.table)
     return await app.hosting.runner(m.table).request(
-        "resume", session, player=Players.of(session), last_seq=m.last_seq
+        "resume", session, player=Players.of(session), last_seq=m.last_seq, invite=m.invite
     )
 
 

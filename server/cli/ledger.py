@@ -29,10 +29,11 @@ def _sessions(table: str, db: str | None) -> list[Session]:
 
 def _nets(args: argparse.Namespace) -> dict[str, int]:
     """Each player's net, from the file or the stored table; LedgerError says why not."""
-    if args.table is not None:
-        from server.store.ledger import nets  # noqa: PLC0415
+    if args.table is not None:  # the table's CSV, read as any ledger CSV is
+        from server.store.ledger import csv_text  # noqa: PLC0415
 
-        return nets(_sessions(args.table, args.db))
+        sessions = _sessions(args.table, args.db)
+        return read_ledger(csv_text(sessions)) if sessions else {}
     if args.file is None:
         raise common.UsageError("give a ledger CSV file, or --table NAME")
     try:

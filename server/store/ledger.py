@@ -90,17 +90,6 @@ class Session:
                 self.net]  # fmt: skip
 
 
-def nets(found: Sequence[Session]) -> dict[str, int]:
-    """Each player's net over their sessions, summed by player id and named by the
-    nickname of their latest session."""
-    by_id: dict[int, int] = {}
-    names: dict[int, str] = {}
-    for s in found:
-        by_id[s.player_id] = by_id.get(s.player_id, 0) + s.net
-        names[s.player_id] = s.nickname
-    return {names[p]: net for p, net in by_id.items()}
-
-
 def csv_text(found: Sequence[Session]) -> str:
     """The sessions as a CSV file in PokerNow's columns (:data:`CSV_COLUMNS`)."""
     out = io.StringIO()

@@ -102,8 +102,10 @@ class Hosted(Mixing):
         self._host_arrived(session, player)
         return reply
 
-    def _cmd_resume(self, session: Subscriber, player: Player, last_seq: int) -> dict[str, Any]:
-        self._refuse_uninvited(None, player)
+    def _cmd_resume(
+        self, session: Subscriber, player: Player, last_seq: int, invite: str | None = None
+    ) -> dict[str, Any]:
+        self._refuse_uninvited(invite, player)
         reply = super()._cmd_resume(session, player, last_seq)
         self._requester_back(session, player)
         self._host_arrived(session, player)

@@ -62,12 +62,15 @@ class App {
   }
 
   async resumeTable(id) {
+    // A private table watched from its link: the invite the join page kept lets us in.
+    const invite = localStorage.getItem(`pokerroom.invite.${id}`);
+    const invited = invite ? { invite } : {};
     try {
       if (this.conn.player) {
         // Also how a signed-in player starts watching: resume subscribes, and moves our
         // seat, if we have one, to this connection.
         const since = this.table.seq;
-        const r = await this.conn.request({ type: "resume", table: id, last_seq: since });
+        const r = await this.conn.request({ type: "resume", table: id, last_seq: since, ...invited });
         this.table.setSnapshot(r);
         chatSnapshot(this, id, r);
         if (since && r.missed.length) this.table.line(`(reconnected: ${r.missed.length} events while away)`);
@@ -75,21 +78,12 @@ class App {
         // events the table keeps.
         if (!since) this.table.restore(r.missed || []);
       } else {
-        const r = await this.conn.request({ type: "spectate", table: id });
+        const r = await this.conn.request({ type: "spectate", table: id, ...invited });
         this.table.setSnapshot(r);
         chatSnapshot(this, id, r);
       }
     } catch (err) {
       this.table.error = err.message;
-      // A private table watched from its page: the invite the join page kept lets us in.
-      const invite = err.code === "bad_invite" && localStorage.getItem(`pokerroom.invite.${id}`);
-      if (invite) {
-        try {
-          const r = await this.conn.request({ type: "spectate", table: id, invite });
-          this.table.setSnapshot(r);
-          chatSnapshot(this, id, r);
-        } catch (again) { this.table.error = again.message; }
-      }
     }
     this.draw();
   }

@@ -200,6 +200,7 @@ function seats(t, me, names) {
       h("div", { class: "who" }, badges, namePlate(s, names)),
       h("div", { class: "stack", "data-testid": `stack-${n}` }, chips(s.stack), s.all_in && v.hand_in_progress ? " all in" : ""),
       lastAction ? h("div", { class: `last-action ${lastAction.split(" ")[0].toLowerCase()}`, "data-testid": `action-${n}` }, lastAction) : null,
+      s.sitting_out ? h("div", { class: "muted" }, "sitting out") : null,
       s.straddle && t.options.straddle ? h("div", { class: "seat-tag", "data-testid": `straddle-${n}`, title: "straddles when under the gun" }, "straddles") : null,
       turn ? h("div", { class: "clock", "data-testid": "clock" }, h("i"), h("span")) : null,
       s.street_total ? h("div", { class: `bet${names && names.motion && names.motion.fresh(`bet:${n}:${v.street}:${s.street_total}`) ? " chip-in" : ""}`,

@@ -445,3 +445,16 @@ async def test_everyone_learns_who_sits_down_and_the_host_state_keeps_the_mutes(
         assert state["muted"] == ["bob"] and state["spectator_chat"] is True
         refused = await hana.ask(type="host", table=table, action="bomb_pot")
         assert refused["code"] == "illegal"  # this table has no bomb pots
+
+
+async def test_a_page_resumes_a_private_table_with_its_invite(
+    app: tuple[PokerServer, str],
+) -> None:
+    _server, address = app
+    async with client(address, "hana") as hana, client(address, "olly") as olly:
+        NAMES[hana] = "hana"
+        table, invite = await open_table(hana, **FAST)
+        refused = await olly.ask(type="resume", table=table, last_seq=0)
+        assert refused["code"] == "bad_invite"
+        resumed = await olly.ask(type="resume", table=table, last_seq=0, invite=invite)
+        assert resumed["type"] == "resumed" and resumed["view"]["viewer"] is None

@@ -4,6 +4,7 @@ more than n - 1, and ledgers that are not ledgers or do not balance are refused.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 
@@ -11,8 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from server import protocol
 from server.cli import main
 from server.settle import EXACT_PLAYERS, LedgerError, Transfer, read_ledger, settle
+from server.store.ledger import CSV_COLUMNS, Session
 
 HEADER = "player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,net"
 
@@ -170,3 +173,23 @@ def test_the_examples_in_docs_ledger_md_print_what_they_show(
     for command, *shown in runs:
         assert main(command.split()) == 0
         assert capsys.readouterr().out.splitlines() == shown
+
+
+def test_a_tables_ledger_keeps_two_players_of_one_nickname_apart() -> None:
+    """A guest's name is free again once they are gone: a later guest of that name is
+    another player, settled apart (the ledger CSV's rule), and the nets still sum to 0."""
+    start = dt.datetime(2026, 11, 26, 20, tzinfo=dt.UTC)
+    sessions = [
+        Session("bob", 1, start, start, buy_in=200, buy_out=0),
+        Session("bob", 2, start, None, buy_in=200, stack=500),
+        Session("ann", 3, start, None, buy_in=200, stack=100),
+    ]
+    body = protocol.ledger_body("friday", sessions)
+    assert body["nets"] == {"bob": -200, "bob (2)": 300, "ann": -100}
+    paid = dict.fromkeys(body["nets"], 0)
+    for t in body["transfers"]:
+        paid[t["from"]] += t["amount"]
+        paid[t["to"]] -= t["amount"]
+    assert {n: body["nets"][n] + paid[n] for n in paid} == {"bob": 0, "bob (2)": 0, "ann": 0}
+    assert body["csv"].splitlines()[0] == ",".join(CSV_COLUMNS)
+    assert len(body["csv"].splitlines()) == 4 and "error" not in body
