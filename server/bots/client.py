@@ -103,7 +103,10 @@ class BotClient(TableConversation):
         think_in_thread: bool = True,
         max_retries: int | None = 10,
         backoff: tuple[float, float] = (0.5, 10.0),
+        invite: str | None = None,
     ) -> None:
+        if invite is not None and table is None:
+            raise ValueError("an invite is a private table's: give its table too")
         if name is not None and token is not None:
             raise ValueError("give a guest name or an account token, not both")
         if name is None and token is None:
@@ -118,6 +121,7 @@ class BotClient(TableConversation):
         super().__init__(
             url, name=name, token=token, table=table, buy_in=buy_in, hands=hands, rebuy=rebuy,
             wait_for_big_blind=wait_for_big_blind, max_retries=max_retries, backoff=backoff,
+            invite=invite,
         )  # fmt: skip
         self.bot = bot
         self.think_in_thread = think_in_thread

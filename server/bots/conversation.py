@@ -48,8 +48,11 @@ class TableConversation(ReconnectingClient):
         wait_for_big_blind: bool,
         max_retries: int | None,
         backoff: tuple[float, float],
+        invite: str | None = None,
     ) -> None:
         self.name = name
+        self.invite = invite
+        """A private table's invite (its link's): ask its host for a seat instead of sitting."""
         self.token = token
         self.buy_in = buy_in
         self.hands = hands
@@ -194,6 +197,12 @@ class TableConversation(ReconnectingClient):
         self._busted = False
         buy_in = self.buy_in or int(self._summary["max_buy_in"])
         self._sit_pending = True
+        if self.invite is not None:  # the host lets us in (seated, then our snapshot)
+            await self._send(
+                {"type": "request_seat", "table": self.table, "id": self._next_id("sit"),
+                 "invite": self.invite, "buy_in": buy_in}
+            )  # fmt: skip
+            return
         await self._send(
             {"type": "sit", "table": self.table, "id": self._next_id("sit"), "buy_in": buy_in,
              "wait_for_big_blind": self.wait_for_big_blind}
@@ -208,11 +217,11 @@ class TableConversation(ReconnectingClient):
         match kind:
             case "welcome":
                 self._on_welcome(m)
-                if self._joined and self.table is not None:
-                    self._resuming = True
-                    await self._send_resume()
-                else:
-                    await self._list_tables()
+                await self._find_table()
+            case "seat_requested":
+                log.info("%s: asked the host of %s for a seat", self.player, self.table)
+            case "seat_rejected":
+                raise BotClientError(f"the host of {self.table!r} said no to our seat request")
             case "tables":
                 self._lobby_failures = 0
                 chosen = choose_table(m["tables"], self.table if self._fixed_table else None)
@@ -263,6 +272,17 @@ class TableConversation(ReconnectingClient):
         """Dealer's choice: the game to deal next, one of ``games`` (keys); by default
         the game being played."""
         return current
+
+    async def _find_table(self) -> None:
+        """After the welcome: our table again, the invite's, or one from the lobby."""
+        if self._joined and self.table is not None:
+            self._resuming = True
+            await self._send_resume()
+        elif self.invite is not None:  # a private table is in no lobby: watch it
+            await self._send({"type": "spectate", "table": self.table, "invite": self.invite,
+                              "id": self._next_id("spectate")})  # fmt: skip
+        else:
+            await self._list_tables()
 
     async def _list_tables(self, delay: float = 0.0) -> None:
         if delay:

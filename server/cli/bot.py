@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import signal
 import sys
 from collections.abc import Sequence
@@ -49,13 +50,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.tournament is not None:
         return _tournament(args)
     try:
+        url, table, invite = _where(args)
         bot = load_bot_spec(args.spec)
         client = BotClient(
             bot,
-            args.url,
+            url,
+            invite=invite,
             name=args.name,
             token=args.token,
-            table=args.table,
+            table=table,
             buy_in=args.buy_in,
             hands=args.hands,
             rebuy=args.rebuy,
@@ -94,6 +97,24 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+_LINK = re.compile(r"^(https?)://([^/#?]+)[^#]*#/join/([A-Za-z0-9_-]+)/([A-Za-z0-9_-]+)$")
+
+
+def _where(args: argparse.Namespace) -> tuple[str, str | None, str | None]:
+    """The websocket, the table and the invite: from ``--url``/``--table``, or from a
+    private table's invite link (``https://host/#/join/<table>/<invite>``)."""
+    if args.link is None:
+        if args.url is None:
+            raise UsageError("give --url (the server's websocket), or a private table's --link")
+        return args.url, args.table, None
+    found = _LINK.match(args.link)
+    if found is None:
+        raise UsageError(f"not an invite link (https://host/#/join/TABLE/INVITE): {args.link}")
+    scheme, host, table, invite = found.groups()
+    url = args.url or f"{'wss' if scheme == 'https' else 'ws'}://{host}/ws"
+    return url, table, invite
+
+
 def _tournament(args: argparse.Namespace) -> int:
     """Register for tournament ``--tournament`` and play it to the end."""
     try:
@@ -102,6 +123,8 @@ def _tournament(args: argparse.Namespace) -> int:
             who = {"token": args.token}
         else:  # a guest name of its own, like BotClient's
             who = {"name": args.name or f"{type(bot).__name__}-{os.getpid()}"}
+        if args.url is None:
+            raise UsageError("a tournament needs --url (the server's websocket)")
         client = TournamentClient(bot, args.url, args.tournament, **who)
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
@@ -132,8 +155,12 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
         metavar="SPEC",
         help="random, calling-station, tight-aggressive, module:Class or file.py:Class",
     )
-    p.add_argument("--url", required=True, help="the server's websocket, e.g. ws://host:8765/ws")
-    p.add_argument("--table", help="a table id (default: the first with a free seat)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--table", help="a table id (default: the first with a free seat)")
+    where.add_argument(
+        "--link", help="a private table's invite link: ask its host for a seat there"
+    )
+    p.add_argument("--url", help="the server's websocket, e.g. ws://host:8765/ws (a --link's own)")
     p.add_argument(
         "--tournament", type=positive, metavar="ID",
         help="register for tournament ID and play it to the end (docs/tournaments.md)",

@@ -16,8 +16,15 @@ import re
 from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
+
 from engine import history
 from server.app import PokerServer
+from server.bots import load_bot
+from server.bots.client import BotClient
+from server.cli import build_parser
+from server.cli.bot import _where
+from server.cli.common import UsageError
 from server.export.phh import SEED_FIELD
 from tests.server.test_private_tables import NAMES, Client, client, join, open_table
 
@@ -458,3 +465,37 @@ async def test_a_page_resumes_a_private_table_with_its_invite(
         assert refused["code"] == "bad_invite"
         resumed = await olly.ask(type="resume", table=table, last_seq=0, invite=invite)
         assert resumed["type"] == "resumed" and resumed["view"]["viewer"] is None
+
+
+async def test_a_friends_bot_joins_through_the_link_and_plays_marked_as_a_bot(
+    app: tuple[PokerServer, str],
+) -> None:
+    _server, address = app
+    async with client(address, "hana") as hana:
+        NAMES[hana] = "hana"
+        table, invite = await open_table(hana, **FAST)
+        await hana.ask(type="sit", table=table, seat=0, buy_in=200)
+        await hana.autoplay()
+        link = f"http://{address}/#/join/{table}/{invite}"
+        args = build_parser().parse_args(
+            ["bot", "run", "calling-station", "--link", link, "--name", "robo"]
+        )
+        url, where, key = _where(args)
+        assert (url, where, key) == (f"ws://{address}/ws", table, invite)
+        station = load_bot("calling-station")
+        robo = BotClient(station, url, name="robo", table=where, invite=key, hands=2,
+                         think_in_thread=False, backoff=(0.05, 0.2))  # fmt: skip
+        playing = asyncio.create_task(robo.run())
+        request = await hana.wait(lambda m: m["type"] == "seat_request")
+        assert request["player"] == "robo"
+        await hana.host("approve", player="robo")
+        joined = await hana.wait(lambda m: m["type"] == "player_joined" and m["name"] == "robo")
+        assert joined["bot"] is True
+        async with asyncio.timeout(30):
+            summary = await playing
+        assert summary.hands_played >= 2 and not [
+            e for e in summary.errors if e.get("code") not in ("not_your_turn", "stale")
+        ]
+    bad = build_parser().parse_args(["bot", "run", "random", "--link", "http://x/#/lobby"])
+    with pytest.raises(UsageError, match="not an invite link"):
+        _where(bad)
