@@ -837,11 +837,19 @@ async def test_errors_are_counted_a_minute_at_a_time(
         await one_more_error_closes(ws)
 
 
-def hand_of(message: dict[str, Any]) -> int:
-    """The hand a table's message belongs to (a snapshot: the table's current or last)."""
+def hand_of(message: dict[str, Any]) -> int | None:
+    """The hand a table's message belongs to (a snapshot: the table's current or last);
+    None for a message about the table that names no hand (``player_joined``, chat)."""
     if message["type"] in ("snapshot", "resumed"):
         return int(message["view"]["hand_number"])
+    if "hand_number" not in message:
+        return None
     return int(message["hand_number"])
+
+
+def hands_of(messages: list[dict[str, Any]]) -> set[int]:
+    """The hands ``messages`` belong to (those that name one)."""
+    return {hand for hand in map(hand_of, messages) if hand is not None}
 
 
 async def until_type(ws: ClientConnection, kind: str) -> tuple[ClientConnection, dict[str, Any]]:
@@ -927,12 +935,12 @@ async def test_a_spectator_delayed_by_k_hands_sees_hand_n_once_hand_n_plus_k_min
         request = await play_until_asked(alice, hands)
         seen = await quiet(bob)
         assert seen and seen[0]["type"] == "snapshot"
-        assert {hand_of(m) for m in seen} == {0}
+        assert hands_of(seen) == {0}
         # One more hand over: hand 1 is shown, all of it, and nothing after it.
         await answer(alice, request)
         request = await play_until_asked(alice, hands + 1)
         seen += await quiet(bob)
-        assert {hand_of(m) for m in seen} == {0, 1}
+        assert hands_of(seen) == {0, 1}
         assert next(m["type"] for m in seen if hand_of(m) == 1) == "deck_commitment"
         assert seen[-1]["type"] == "event" and seen[-1]["event"]["type"] == "hand_ended"
         seqs = [m["seq"] for m in seen if m["type"] == "event"]
@@ -964,17 +972,24 @@ async def test_sitting_down_ends_a_delay(tmp_path: Path) -> None:
         assert seen[0]["seq"] == first["seq"]
         sat = next(n for n, m in enumerate(seen) if m["type"] == "snapshot" and n > 0)
         assert seen[sat]["view"]["viewer"] == 2
-        held = [(m["seq"], m["event"]["type"]) for m in seen[1 : sat - 1]]
+        held = [(m["seq"], m["event"]["type"]) for m in seen[1 : sat - 2]]
         assert held == [
             (first["seq"] + 1, "action_taken"),
             (first["seq"] + 2, "board_dealt"),
         ]
         assert request["seq"] == first["seq"] + 2
-        assert seen[sat - 1]["event"] == {
+        assert seen[sat - 2]["event"] == {
             "type": "player_sat",
             "seat": 2,
             "stack": 10_000,
             "waiting_for_big_blind": True,
+        }
+        assert seen[sat - 1] == {
+            "type": "player_joined",
+            "table": "demo",
+            "seat": 2,
+            "name": "bob",
+            "bot": False,
         }
         assert seen[-1] == {
             "type": "seated",
