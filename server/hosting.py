@@ -503,6 +503,12 @@ def check_mix_fields(m: protocol.CreateTable) -> None:
         return
     if m.game != "nlhe" or m.cap is not None:
         raise engine.InvalidConfigError("a mixed game takes no game or cap of its own")
+    defaults = protocol.CreateTable.model_fields
+    options = [name for name in OPTIONS if getattr(m, name) != defaults[name].default]
+    if options:  # each game of a mix allows other options: none is played, so none is taken
+        raise engine.InvalidConfigError(
+            f"table options are for a table of one game: a mixed game takes no {options[0]}"
+        )
     stakes = ("small_blind", "big_blind", "ante", "bring_in", "min_buy_in", "max_buy_in")
     extra = [name for name in stakes if getattr(m, name)]
     if extra or m.ante_kind != "none":

@@ -189,9 +189,9 @@ async def _export(app: PokerServer, session: Session, m: protocol.Export) -> Rep
         table=m.table, since=since, imported=False, limit=EXPORT_HANDS
     )
     infos = [(await app.store.stored_hand(h.id)).info for h in reversed(listed)]
-    text = await asyncio.to_thread(export_seen, infos, player.name, m.format)
+    text, count = await asyncio.to_thread(export_seen, infos, player.name, m.format, session.since)
     suffix = {"pokerstars": "txt", "phh": "phhs", "ohh": "ohh"}[m.format]
-    return {"type": "export", "table": m.table, "format": m.format, "hands": len(infos),
+    return {"type": "export", "table": m.table, "format": m.format, "hands": count,
             "filename": f"{m.table}-{since:%Y%m%d}.{suffix}", "text": text}  # fmt: skip
 
 

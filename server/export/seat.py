@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from engine import Event, history, redact
 from server.export import HandInfo, UnsupportedGameError, ohh, pokerstars
@@ -57,28 +58,33 @@ def seen_from(info: HandInfo, position: int) -> SeenHand:
 FORMATS = ("pokerstars", "phh", "ohh")
 
 
-def export_seen(infos: Sequence[HandInfo], player: str, fmt: str) -> str:
-    """Hands as one file in ``fmt`` (one of :data:`FORMATS`), each as ``player`` saw it:
-    their own hole cards in the hands they played (the hero's, in PokerStars text and
-    OHH), nobody's hidden cards, no deck seed. Hands of a game PokerStars does not deal
-    are left out of PokerStars text."""
+def export_seen(
+    infos: Sequence[HandInfo], player: str, fmt: str, since: datetime | None = None
+) -> tuple[str, int]:
+    """Hands as one file in ``fmt`` (one of :data:`FORMATS`), each as ``player`` saw it,
+    and how many it holds: their own hole cards in the hands they played (the hero's, in
+    PokerStars text and OHH), nobody's hidden cards, no deck seed. A hand begun before
+    ``since`` (when this player came to be: a guest's name may have been someone else's
+    before) is told as a spectator saw it. Hands of a game the format has no words for
+    (PokerStars and OHH: Kuhn, dice, ...) are left out."""
 
     def position(info: HandInfo) -> int | None:
-        return info.players.index(player) if player in info.players else None
+        theirs = since is None or info.started_at >= since
+        return info.players.index(player) if theirs and player in info.players else None
 
     if fmt == "phh":  # a .phhs file: one TOML table per hand
         seen = [history.redact(info.history, position(info)) for info in infos]
         for hh in seen:
             hh.fields.pop(SEED_FIELD, None)
-        return history.dump_all(seen) if seen else ""
+        return (history.dump_all(seen) if seen else ""), len(seen)
     texts: list[str] = []
     for info in infos:
-        if fmt == "ohh":
-            texts.append(ohh.dumps(ohh.render(info, hero=position(info))))
-        else:
-            try:
-                seat = position(info)  # a watcher's: nobody's cards but those shown
+        seat = position(info)  # a watcher's: nobody's cards but those shown
+        try:
+            if fmt == "ohh":
+                texts.append(ohh.dumps(ohh.render(info, hero=seat)))
+            else:
                 texts.append(pokerstars.render(info, hero=seat, public=seat is None))
-            except UnsupportedGameError:
-                continue
-    return "\n\n".join(texts) + "\n" if texts else ""
+        except UnsupportedGameError:
+            continue
+    return ("\n\n".join(texts) + "\n" if texts else ""), len(texts)

@@ -499,3 +499,46 @@ async def test_a_friends_bot_joins_through_the_link_and_plays_marked_as_a_bot(
     bad = build_parser().parse_args(["bot", "run", "random", "--link", "http://x/#/lobby"])
     with pytest.raises(UsageError, match="not an invite link"):
         _where(bad)
+
+
+async def test_exports_tell_only_what_the_asker_saw_and_count_what_they_hold(
+    app: tuple[PokerServer, str],
+) -> None:
+    """A guest name used again later is another person: the earlier one's hands are told
+    to them as a spectator saw them. A format without words for a game leaves its hands
+    out, and the count says so. A mixed game refuses table options it would not play."""
+    server, address = app
+    async with client(address, "hana") as hana, client(address, "bob") as bob:
+        NAMES[hana], NAMES[bob] = "hana", "bob"
+        created = await hana.ask(type="create_table", name="kuhn", game="kuhn", private=True, seats=2,
+                                 ante=1, ante_kind="per_player", small_bet=1, **FAST)  # fmt: skip
+        assert created["type"] == "table_created", created
+        table, invite = created["table"]["id"], created["invite"]
+        hana.table = table
+        buy_in = int(created["table"]["max_buy_in"])
+        await hana.ask(type="sit", table=table, seat=0, buy_in=buy_in)
+        await join(hana, bob, table, invite, buy_in=buy_in)
+        for c in (hana, bob):
+            await c.autoplay()
+        async with asyncio.timeout(20):
+            while len(await server.store.list_hands(table=table, limit=2)) < 2:
+                await asyncio.sleep(0.05)
+        stars = await bob.ask(type="export", table=table, format="pokerstars")
+        assert stars["hands"] == 0 and stars["text"] == ""  # PokerStars deals no Kuhn
+        ohh = await bob.ask(type="export", table=table, format="ohh")
+        assert ohh["hands"] == 0 and ohh["text"] == ""
+        mine = (await bob.ask(type="export", table=table, format="phh"))["text"]
+        assert any("????" not in a for h in history.load_all(mine) for a in h.actions
+                   if a.startswith("d dh p"))  # fmt: skip
+        await hana.host("pause")
+        async with asyncio.timeout(20):  # bob stands up once no hand is being played
+            while (await bob.ask(type="leave", table=table))["type"] != "left":
+                await asyncio.sleep(0.2)
+    async with client(address, "bob") as later:  # the name is free again: another bob
+        await later.ask(type="spectate", table=table, invite=invite)
+        theirs = (await later.ask(type="export", table=table, format="phh"))["text"]
+        dealt = [a for h in history.load_all(theirs) for a in h.actions if a.startswith("d dh")]
+        assert dealt and all(a.endswith("??") for a in dealt)
+        mixed = await later.ask(type="create_table", name="horse", mix="horse", small_bet=2,
+                                seven_deuce=5)  # fmt: skip
+        assert mixed["code"] == "refused" and "seven_deuce" in mixed["message"]
