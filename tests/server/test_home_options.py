@@ -510,8 +510,9 @@ async def test_exports_tell_only_what_the_asker_saw_and_count_what_they_hold(
     server, address = app
     async with client(address, "hana") as hana, client(address, "bob") as bob:
         NAMES[hana], NAMES[bob] = "hana", "bob"
-        created = await hana.ask(type="create_table", name="kuhn", game="kuhn", private=True, seats=2,
-                                 ante=1, ante_kind="per_player", small_bet=1, **FAST)  # fmt: skip
+        created = await hana.ask(type="create_table", name="kuhn", game="kuhn", private=True,
+                                 seats=2, ante=1, ante_kind="per_player", small_bet=1,
+                                 **FAST)  # fmt: skip
         assert created["type"] == "table_created", created
         table, invite = created["table"]["id"], created["invite"]
         hana.table = table

@@ -40,10 +40,9 @@ from playwright.sync_api import Page, ViewportSize, WebSocket, expect
 from engine.history import HandHistory
 from server.fairness import HandIdentity, Shuffle
 from server.tables import TableRunner
-from tests.web.conftest import ROOT, SCREENSHOTS, LiveServer, PageLog, serve_in_thread
+from tests.web.conftest import SCREENSHOTS, LiveServer, PageLog, serve_in_thread
 from tests.web.test_private_table import FACE_UP, ask_for_a_seat, my_cards, play_until, sign_in
 
-DOCS_IMG = ROOT / "docs" / "img"
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 HEADER = "player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,net"
@@ -210,9 +209,9 @@ def hand_3_bob_straddles(
         expect(page.get_by_test_id(f"bet-{bob}")).to_have_text("4")
     # The host's screen mid-hand, for docs/home-games.md.
     expect(hana.get_by_test_id("host-players").locator("li")).to_have_count(3)
-    hana.screenshot(path=DOCS_IMG / "home-host-1280.png", full_page=True, animations="disabled")
+    hana.screenshot(path=SCREENSHOTS / "home-host-1280.png", full_page=True, animations="disabled")
     hana.set_viewport_size(PHONE)
-    hana.screenshot(path=DOCS_IMG / "home-host-390.png", full_page=True, animations="disabled")
+    hana.screenshot(path=SCREENSHOTS / "home-host-390.png", full_page=True, animations="disabled")
     hana.set_viewport_size(DESKTOP)
     # Paused after this hand: nobody's clicks reach into hand 4, played by its own rules.
     hana.get_by_test_id("host-pause").click()

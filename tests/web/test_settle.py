@@ -16,12 +16,11 @@ from playwright.sync_api import Page, ViewportSize, expect
 
 from engine.history import load_all
 from server.app import ServerSettings
-from tests.web.conftest import LiveServer, PageLog, serve_in_thread
+from tests.web.conftest import SCREENSHOTS, LiveServer, PageLog, serve_in_thread
 from tests.web.test_private_table import sign_in
 
 BOTS = {0: "calling-station", 1: "tight-aggressive", 2: "random"}
 PHONE: ViewportSize = {"width": 390, "height": 844}
-DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 HEADER = "player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,net"
 
 
@@ -113,10 +112,10 @@ def test_the_settle_up_dialog_at_a_desktops_and_a_phones_width(
     page.get_by_test_id("settle-up").click()
     dialog = page.get_by_test_id("settle-dialog")
     expect(dialog.get_by_test_id("ledger-table").locator("tbody tr")).to_have_count(3)
-    page.screenshot(path=DOCS_IMG / "home-settle-1280.png", animations="disabled")
+    page.screenshot(path=SCREENSHOTS / "home-settle-1280.png", animations="disabled")
     page.set_viewport_size(PHONE)
     box = dialog.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     net = dialog.locator("tbody tr").first.locator("[data-stat=net]").bounding_box()
     assert net is not None and net["x"] + net["width"] <= box["x"] + box["width"]  # no scrolling
-    page.screenshot(path=DOCS_IMG / "home-settle-390.png", animations="disabled")
+    page.screenshot(path=SCREENSHOTS / "home-settle-390.png", animations="disabled")

@@ -14,12 +14,11 @@ import pytest
 from playwright.sync_api import Page, ViewportSize, WebSocket, expect
 
 from server.app import ServerSettings
-from tests.web.conftest import LiveServer, screenshot, serve_in_thread
+from tests.web.conftest import SCREENSHOTS, LiveServer, screenshot, serve_in_thread
 
 STATIONS = {0: "calling-station", 1: "tight-aggressive", 2: "random"}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 COUNTING_MS = 60_000
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "img"
 
 
 @pytest.fixture
@@ -150,11 +149,11 @@ def test_the_stats_panel_shows_tonight_and_all_time_at_this_table(
     # Every hand here began tonight: the two agree on what they both counted.
     assert [p["name"] for p in tonight[0]["players"]] == [p["name"] for p in always[0]["players"]]
     card = page.get_by_test_id("stats-card")
-    page.screenshot(path=DOCS / "home-stats-1280.png", animations="disabled")
+    page.screenshot(path=SCREENSHOTS / "home-stats-1280.png", animations="disabled")
     page.set_viewport_size(PHONE)
     box = card.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    page.screenshot(path=DOCS / "home-stats-390.png", animations="disabled")
+    page.screenshot(path=SCREENSHOTS / "home-stats-390.png", animations="disabled")
     # Leaving the table closes it.
     page.keyboard.press("Escape")
     page.goto(f"{table.url}#/")

@@ -19,13 +19,12 @@ import engine
 from engine import ActionMenu, BetOrRaiseTo, CheckOrCall, TableConfig, TableView
 from server.app import ServerSettings
 from server.fairness import HandIdentity, Shuffle
-from tests.web.conftest import ROOT, LiveServer, PageLog, screenshot, serve_in_thread
+from tests.web.conftest import SCREENSHOTS, LiveServer, PageLog, screenshot, serve_in_thread
 from tests.web.test_client import STATIONS, sign_in
 from tests.web.test_private_table import ask_for_a_seat, play_until
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
-DOCS_IMG = ROOT / "docs" / "img"
 SPLIT_SEED = (3).to_bytes(32, "big")
 """A deck for hand 1 of table "demo" (heads up, all in preflop, run twice) whose runs
 go one to each player: nobody busts, both seats stay in the pictures."""
@@ -79,8 +78,9 @@ def test_the_host_form_offers_each_option_only_where_the_game_has_it(
     assert set(games) == set(offered)
     for key in games:  # the engine's rule, for every game the form offers
         g = engine.game(key)
-        expected = [name for name, ok in (("straddle", g.straddles), ("bomb_pot", g.bomb_pots),
-                    ("run_it_twice", g.runs_twice), ("seven_deuce", g.seven_deuce)) if ok]  # fmt: skip
+        rules = (("straddle", g.straddles), ("bomb_pot", g.bomb_pots),
+                 ("run_it_twice", g.runs_twice), ("seven_deuce", g.seven_deuce))  # fmt: skip
+        expected = [name for name, ok in rules if ok]
         assert offered[key] == expected, key
     fields = {
         "straddle": form.locator("input[name=button_straddle]"),
@@ -104,15 +104,21 @@ def test_the_host_form_offers_each_option_only_where_the_game_has_it(
     form.locator("input[name=run_it_twice]").check()
     form.locator("input[name=seven_deuce]").fill("4")
     form.locator("input[name=show_seconds]").fill("6")
-    form.screenshot(path=DOCS_IMG / "home-options.png", animations="disabled")
+    form.screenshot(path=SCREENSHOTS / "home-options.png", animations="disabled")
     form.get_by_test_id("host-create").click()
     expect(page.get_by_test_id("host-panel")).to_be_visible()
     cfg = live.call(lambda: live.server.hosting.tables["friday"].table.config)
-    assert (cfg.button_straddle, cfg.bomb_pot, cfg.bomb_pot_every, cfg.bomb_pot_boards) == (True, 10, 5, 2)
+    assert (cfg.button_straddle, cfg.bomb_pot, cfg.bomb_pot_every, cfg.bomb_pot_boards) == (
+        True,
+        10,
+        5,
+        2,
+    )
     assert (cfg.run_it_twice, cfg.seven_deuce) == (True, 4)
     assert live.call(lambda: live.server.hosting.tables["friday"].settings.show_seconds) == 6
     expect(page.get_by_test_id("table-options")).to_have_text(
-        "Straddles (the button too) · Bomb pot 10 every 5 hands, two boards · Run it twice · 7-2 bounty 4"
+        "Straddles (the button too) · Bomb pot 10 every 5 hands, two boards · Run it twice"
+        " · 7-2 bounty 4"
     )
     PageLog.of(page).assert_clean(live.url)
 
@@ -121,7 +127,11 @@ def test_run_it_twice_draws_two_boards_each_with_its_half(
     twice: LiveServer, new_page: Callable[[], Page]
 ) -> None:
     live = twice
-    live.call(lambda: setattr(live.runner, "new_shuffle", lambda table, n: Shuffle(HandIdentity(table, n), SPLIT_SEED)))
+    live.call(
+        lambda: setattr(
+            live.runner, "new_shuffle", lambda table, n: Shuffle(HandIdentity(table, n), SPLIT_SEED)
+        )
+    )
     page, watcher = new_page(), new_page()
     sit_heads_up(page, live)
     watcher.goto(f"{live.url}#/table/demo")
@@ -135,7 +145,9 @@ def test_run_it_twice_draws_two_boards_each_with_its_half(
         if turn.count() and turn.is_visible():
             if turn.get_by_test_id("rit-yes").count():
                 expect(turn).to_contain_text("Run it twice?")
-                expect(page.get_by_test_id("rit-countdown")).to_have_text(re.compile(r"^\d+s: no answer is no$"))
+                expect(page.get_by_test_id("rit-countdown")).to_have_text(
+                    re.compile(r"^\d+s: no answer is no$")
+                )
                 screenshot(page, "run-twice-asked")
                 turn.get_by_test_id("rit-yes").click()
                 asked = True
@@ -154,8 +166,16 @@ def test_run_it_twice_draws_two_boards_each_with_its_half(
         expect(p.get_by_test_id("board-won-0")).to_be_visible()
         expect(p.get_by_test_id("board-won-1")).to_be_visible()
         expect(p.get_by_test_id("log")).to_contain_text("agrees to run it twice")
-    first = page.get_by_test_id("board-0").locator("[data-card]").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
-    second = page.get_by_test_id("board-1").locator("[data-card]").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
+    first = (
+        page.get_by_test_id("board-0")
+        .locator("[data-card]")
+        .evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
+    )
+    second = (
+        page.get_by_test_id("board-1")
+        .locator("[data-card]")
+        .evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
+    )
     assert len(set(first) | set(second)) > 5  # the runs share what was dealt before them only
     results = page.get_by_test_id("result-board")
     expect(results.first).to_have_text("run 1")
@@ -166,14 +186,21 @@ def test_run_it_twice_draws_two_boards_each_with_its_half(
     expect(page.get_by_test_id("stack-1")).to_have_text("10,000")
     # The pictures in docs/home-games.md, while the pause after the hand keeps the boards.
     page.set_viewport_size(DESKTOP)
-    page.screenshot(path=DOCS_IMG / "home-run-twice-1280.png", animations="disabled")
+    page.screenshot(path=SCREENSHOTS / "home-run-twice-1280.png", animations="disabled")
     page.set_viewport_size(PHONE)
-    page.screenshot(path=DOCS_IMG / "home-run-twice-390.png", animations="disabled", full_page=True)
+    page.screenshot(
+        path=SCREENSHOTS / "home-run-twice-390.png", animations="disabled", full_page=True
+    )
     # On a phone both runs fit inside the felt.
     felt = page.locator(".felt").bounding_box()
     for i in (0, 1):
         box = page.get_by_test_id(f"board-{i}").bounding_box()
-        assert felt and box and felt["x"] <= box["x"] and box["x"] + box["width"] <= felt["x"] + felt["width"]
+        assert (
+            felt
+            and box
+            and felt["x"] <= box["x"]
+            and box["x"] + box["width"] <= felt["x"] + felt["width"]
+        )
     page.set_viewport_size(DESKTOP)
     for p in (page, watcher):
         PageLog.of(p).assert_clean(live.url)
@@ -189,7 +216,11 @@ def test_after_a_hand_players_show_cards_and_anyone_hunts_the_rabbit(
     turn = page.get_by_test_id("your-turn")
     expect(turn).to_be_visible(timeout=10_000)
     expect(page.get_by_test_id("street")).to_have_text("Preflop")
-    mine = page.get_by_test_id("cards-0").locator("[data-card]").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
+    mine = (
+        page.get_by_test_id("cards-0")
+        .locator("[data-card]")
+        .evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
+    )
     turn.get_by_test_id("fold").click()  # the hand is over before the flop
     after = page.get_by_test_id("after-hand")
     expect(after.get_by_test_id("show-card")).to_have_count(2)
@@ -204,13 +235,17 @@ def test_after_a_hand_players_show_cards_and_anyone_hunts_the_rabbit(
         expect(p.get_by_test_id("log")).to_contain_text("(not part of the hand)")
     expect(page.get_by_test_id("rabbit-hunt")).to_have_count(0)  # once a hand
     after.locator(f"[data-testid=show-card][data-card='{mine[0]}']").click()
-    expect(watcher.get_by_test_id("cards-0").locator(f"[data-card='{mine[0]}']")).to_have_class(re.compile("revealed"))
+    expect(watcher.get_by_test_id("cards-0").locator(f"[data-card='{mine[0]}']")).to_have_class(
+        re.compile("revealed")
+    )
     expect(watcher.get_by_test_id("cards-0").locator("[data-card=hidden]")).to_have_count(1)
     expect(page.get_by_test_id("show-card")).to_have_count(1)  # the other card is left
     page.get_by_test_id("show-card").click()
     expect(watcher.get_by_test_id("cards-0").locator(".revealed")).to_have_count(2)
     expect(watcher.get_by_test_id("results")).to_contain_text("alice shows")
-    watcher.locator(".table-screen").screenshot(path=DOCS_IMG / "home-rabbit.png", animations="disabled")
+    watcher.locator(".table-screen").screenshot(
+        path=SCREENSHOTS / "home-rabbit.png", animations="disabled"
+    )
     # The pause ends with the next hand: the buttons go.
     expect(page.get_by_test_id("after-hand")).to_have_count(0, timeout=12_000)
     for p in (page, watcher):
@@ -225,7 +260,9 @@ def stations(tmp_path: Path) -> Iterator[LiveServer]:
         yield live
 
 
-def test_a_player_straddles_under_the_gun(stations: LiveServer, new_page: Callable[[], Page]) -> None:
+def test_a_player_straddles_under_the_gun(
+    stations: LiveServer, new_page: Callable[[], Page]
+) -> None:
     live = stations
     page, watcher = new_page(), new_page()
     sign_in(page, live, "alice")
@@ -242,7 +279,9 @@ def test_a_player_straddles_under_the_gun(stations: LiveServer, new_page: Callab
     expect(toggle).to_have_text("Straddle: on")
     expect(toggle).to_have_attribute("aria-pressed", "true")
     expect(watcher.get_by_test_id("straddle-3")).to_have_text("straddles")
-    assert live.call(lambda: next(s for s in live.runner.table.view(None).seats if s.seat == 3).straddle)
+    assert live.call(
+        lambda: next(s for s in live.runner.table.view(None).seats if s.seat == 3).straddle
+    )
     # Play on until alice is under the gun: she posts the straddle, 200.
     posted = re.compile(r"alice posts a straddle of 200")
     deadline = time.monotonic() + 60
@@ -277,7 +316,9 @@ def test_a_bomb_pot_vote_and_the_hosts_double_board_bomb_pot(
     form.get_by_test_id("host-create").click()
     link = hana.get_by_test_id("invite-link").input_value()
     ask_for_a_seat(bob, link, "bob", 200)
-    hana.get_by_test_id("host-requests").locator("li[data-player=bob]").get_by_test_id("approve").click()
+    hana.get_by_test_id("host-requests").locator("li[data-player=bob]").get_by_test_id(
+        "approve"
+    ).click()
     expect(bob.get_by_test_id("bomb-vote")).to_be_visible()
     # Two seated: a bomb pot needs both votes.
     bob.get_by_test_id("bomb-vote").click()
@@ -306,7 +347,9 @@ def test_a_bomb_pot_vote_and_the_hosts_double_board_bomb_pot(
     play_until(pages, lambda: bool(bob.get_by_test_id("boards").count()), timeout=60)
     expect(bob.get_by_test_id("bomb-pot")).to_have_text("Bomb pot · two boards")
     expect(bob.get_by_test_id("log")).to_contain_text("Bomb pot: everyone antes 10")
-    expect(bob.get_by_test_id("boards").locator(".board-label")).to_have_text(["Board 1", "Board 2"])
+    expect(bob.get_by_test_id("boards").locator(".board-label")).to_have_text(
+        ["Board 1", "Board 2"]
+    )
     expect(bob.get_by_test_id("board-0").locator("[data-card]:not(.slot)")).to_have_count(3)
     expect(bob.get_by_test_id("board-1").locator("[data-card]:not(.slot)")).to_have_count(3)
     play_until(pages, lambda: bool(bob.get_by_test_id("board-won-1").count()), timeout=60)
@@ -314,6 +357,9 @@ def test_a_bomb_pot_vote_and_the_hosts_double_board_bomb_pot(
     screenshot(bob, "home-double-board")
     for p in pages:
         PageLog.of(p).assert_clean(live.url)
+
+
+NAMES = ("ann", "bob", "cy")
 
 
 @pytest.fixture
@@ -331,32 +377,45 @@ def test_the_seven_deuce_bounty_and_cards_shown_are_in_the_results(
     live_server = empty
     page.goto(f"{live_server.url}#/table/demo")
     expect(page.get_by_test_id("room")).to_be_visible()
+    seat: dict[str, object] = {"stack": 1000, "in_hand": False, "folded": False, "all_in": False,
+            "street_total": 0, "hand_total": 0, "sitting_out": False,
+            "waiting_for_big_blind": False, "has_cards": False, "cards": None, "up_cards": [],
+            "bot": False, "straddle": False, "shown_cards": []}  # fmt: skip
+    seats = [{**seat, "seat": n, "name": name} for n, name in enumerate(NAMES)]
+    view = {"hand_number": 7, "hand_in_progress": False, "street": None, "board": [],
+            "boards": [], "pots": [], "button": 0, "to_act": None, "viewer": None, "menu": None,
+            "seats": seats}  # fmt: skip
+
+    def acted(n: int, kind: str, put: int) -> dict[str, object]:
+        return {"type": "action_taken", "seat": n, "kind": kind, "street": "preflop",
+                "increment": put, "street_total": put, "hand_total": put,
+                "stack": 1000 - put, "all_in": False}  # fmt: skip
+
+    events = [
+        {"type": "hand_started", "hand_number": 8, "button": 0, "seats": [1, 2, 0],
+         "stacks": [1000] * 3, "small_blind": 5, "big_blind": 10, "ante": 0,
+         "big_blind_seat": 2},
+        *({"type": "hole_cards_dealt", "seat": n, "cards": None} for n in (1, 2, 0)),
+        acted(0, "raise", 30), acted(1, "fold", 0), acted(2, "fold", 0),
+        {"type": "pot_awarded", "pot": 0, "amount": 30, "eligible": [0], "shares": [[0, 30]],
+         "rank": 0, "description": ""},
+        {"type": "hand_ended", "hand_number": 8,
+         "stacks": [[1, 1000], [2, 1000], [0, 1000]], "board": []},
+        {"type": "cards_revealed", "seat": 0, "cards": ["7h", "2c"]},
+        {"type": "bounty_paid", "seat": 0, "bounty": 100, "payers": [[1, 100], [2, 100]],
+         "amount": 200, "stack": 1200},
+    ]  # fmt: skip
     page.evaluate(
-        """() => { const t = window.pokerroom.table;
-          t.setSnapshot({seq: t.seq, summary: {...t.summary, options: {seven_deuce: 100, show_seconds: 5}},
-            view: {hand_number: 7, hand_in_progress: false, street: null, board: [], boards: [], pots: [],
-              button: 0, to_act: null, viewer: null, menu: null, seats: [0, 1, 2].map((n) => ({seat: n,
-              name: ["ann", "bob", "cy"][n], stack: 1000, in_hand: false, folded: false, all_in: false,
-              street_total: 0, hand_total: 0, sitting_out: false, waiting_for_big_blind: false,
-              has_cards: false, cards: null, up_cards: [], bot: false, straddle: false, shown_cards: []}))}});
-          for (const e of [
-            {type: "hand_started", hand_number: 8, button: 0, seats: [1, 2, 0], stacks: [1000, 1000, 1000],
-             small_blind: 5, big_blind: 10, ante: 0, big_blind_seat: 2},
-            {type: "hole_cards_dealt", seat: 1, cards: null}, {type: "hole_cards_dealt", seat: 2, cards: null},
-            {type: "hole_cards_dealt", seat: 0, cards: null},
-            {type: "action_taken", seat: 0, kind: "raise", street: "preflop", increment: 30, street_total: 30,
-             hand_total: 30, stack: 970, all_in: false},
-            {type: "action_taken", seat: 1, kind: "fold", street: "preflop", increment: 0, street_total: 0,
-             hand_total: 0, stack: 1000, all_in: false},
-            {type: "action_taken", seat: 2, kind: "fold", street: "preflop", increment: 0, street_total: 0,
-             hand_total: 0, stack: 1000, all_in: false},
-            {type: "pot_awarded", pot: 0, amount: 30, eligible: [0], shares: [[0, 30]], rank: 0, description: ""},
-            {type: "hand_ended", hand_number: 8, stacks: [[1, 1000], [2, 1000], [0, 1000]], board: []},
-            {type: "cards_revealed", seat: 0, cards: ["7h", "2c"]},
-            {type: "bounty_paid", seat: 0, bounty: 100, payers: [[1, 100], [2, 100]], amount: 200, stack: 1200}]) t.apply(e);
-          window.pokerroom.draw(); }"""
+        """([view, events]) => { const t = window.pokerroom.table;
+          const options = { seven_deuce: 100, show_seconds: 5 };
+          t.setSnapshot({ seq: t.seq, summary: { ...t.summary, options }, view });
+          for (const e of events) t.apply(e);
+          window.pokerroom.draw(); }""",
+        [view, events],
     )
-    expect(page.get_by_test_id("bounty")).to_have_text("ann wins the 7-2 bounty: 200 (bob 100, cy 100)")
+    expect(page.get_by_test_id("bounty")).to_have_text(
+        "ann wins the 7-2 bounty: 200 (bob 100, cy 100)"
+    )
     expect(page.get_by_test_id("stack-0")).to_have_text("1,200")
     expect(page.get_by_test_id("stack-1")).to_have_text("900")
     expect(page.get_by_test_id("cards-0").locator(".revealed")).to_have_count(2)
