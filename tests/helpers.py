@@ -6,15 +6,21 @@ import json
 import random
 from typing import Any
 
-from engine import BetOrRaiseTo, BringIn, CheckOrCall, Draw, Event, Fold, Table
+from engine import BetOrRaiseTo, BringIn, CheckOrCall, Draw, Event, Fold, RunItTwice, Table
 
 
 def play_out(
-    table: Table, rng: random.Random, *, raise_share: float = 0.25, fold_share: float = 0.2
+    table: Table,
+    rng: random.Random,
+    *,
+    raise_share: float = 0.25,
+    fold_share: float = 0.2,
+    agree_share: float = 0.9,
 ) -> list[Event]:
     """Play the hand in progress to its end with random legal actions: a raise (to the
     minimum or all in) with ``raise_share``, a fold with ``fold_share``, else check/call;
-    in any game: a random discard in a draw, a bring-in or a completion in stud."""
+    in any game: a random discard in a draw, a bring-in or a completion in stud; asked to
+    run it twice, yes with ``agree_share``."""
     events: list[Event] = []
     while table.hand_in_progress:
         seat = table.to_act
@@ -22,7 +28,9 @@ def play_out(
         menu = table.legal_actions(seat)
         assert menu is not None
         r = rng.random()
-        if menu.can_draw:  # throw away a random few of one's cards (or dice)
+        if menu.run_it_twice:
+            events += table.apply(RunItTwice(seat, r < agree_share))
+        elif menu.can_draw:  # throw away a random few of one's cards (or dice)
             held = table.view(seat).seats
             cards = next(s.cards for s in held if s.seat == seat) or ()
             k = rng.randint(0, min(menu.max_discard, len(cards)))

@@ -13,7 +13,6 @@ import datetime as dt
 import io
 import json
 import re
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -26,31 +25,18 @@ from server.cli import build_parser
 from server.cli.bot import _where
 from server.cli.common import UsageError
 from server.export.phh import SEED_FIELD
-from tests.server.test_private_tables import NAMES, Client, client, join, open_table
+from tests.server.test_private_tables import NAMES, Client, client, home_game, join, open_table
 
 Message = dict[str, Any]
 FAST = {"show_seconds": 0.6}  # the pause after each hand, short for the tests
 
 
-@contextlib.asynccontextmanager
-async def friends(
+def friends(
     address: str, *names: str, **options: Any
-) -> AsyncIterator[tuple[str, str, list[Client]]]:
-    """A private table with ``options``, hosted by ``names[0]`` in seat 0, the others
-    seated by the host in order: the table, its invite, the clients."""
-    async with contextlib.AsyncExitStack() as stack:
-        clients = []
-        for name in names:
-            c = await stack.enter_async_context(client(address, name))
-            NAMES[c] = name
-            clients.append(c)
-        host = clients[0]
-        table, invite = await open_table(host, **{**FAST, **options})
-        await host.host("pause")  # nobody plays until everyone is in
-        assert (await host.ask(type="sit", table=table, seat=0, buy_in=200))["type"] == "seated"
-        for guest in clients[1:]:
-            await join(host, guest, table, invite)
-        yield table, invite, clients
+) -> contextlib.AbstractAsyncContextManager[tuple[str, str, list[Client]]]:
+    """A private table with ``options`` (and a short pause after each hand), hosted by
+    ``names[0]`` in seat 0, the others let in by the host in order, before any hand."""
+    return home_game(address, *names, paused=True, **{**FAST, **options})
 
 
 async def act(c: Client, request: Message, action: str, **fields: Any) -> Message:

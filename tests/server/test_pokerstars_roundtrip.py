@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import io
 import random
 import re
@@ -39,7 +40,6 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -55,11 +55,9 @@ from engine import (
     CardsShown,
     CheckOrCall,
     Deck,
-    Fold,
     ForcedBetPosted,
     Hand,
     PotAwarded,
-    RunItTwice,
     Table,
     TableConfig,
     UncalledBetReturned,
@@ -73,10 +71,10 @@ from server.export import HandInfo
 from server.export.pokerstars import render
 from server.store import Store, hand_rows
 from tests.conftest import SHARED_DATA
+from tests.helpers import play_out
+from tests.server.test_export_pokerstars import NAMES, NOON, info_for
 
 PLURIBUS = SHARED_DATA / "phh" / "pluribus"
-NAMES = ["Ann", "bob 2", "C.D-3", "dee_4", "Eve 5", "fox.6", "Gus-7", "hal_8", "Ivy 9"]
-NOON = datetime(2024, 5, 6, 12, 0, 0, tzinfo=UTC)
 SHOW = re.compile(r"p\d+ sm( \S+)?")
 CARDS = re.compile(r"[2-9TJQKA][cdhs]")
 
@@ -171,39 +169,11 @@ def assert_same_result(theirs: PokerkitHistory, info: HandInfo, text: str) -> No
 
 
 def info_of(hand: Hand, hand_id: int, max_seats: int) -> HandInfo:
-    """The hand as the store gives it to the exporters."""
+    """The hand as the store gives it to the exporters, with its button and small blind."""
     button = hand.setup.button
     assert button is not None
-    return HandInfo(
-        hand_id=hand_id,
-        table_name="Ross 128",
-        started_at=NOON,
-        players=tuple(NAMES[seat] for seat in hand.seats),
-        seats=tuple(seat + 1 for seat in hand.seats),
-        history=history.from_hand(hand),
-        max_seats=max_seats,
-        button=button + 1,
-        small_blind=hand.setup.small_blind,
-    )
-
-
-def act(table: Table, rng: random.Random, raise_share: float) -> None:
-    """Play the hand to its end: random legal actions, a raise (to the minimum or all in)
-    with ``raise_share``; asked to run it twice, everyone agrees but one time in ten."""
-    while table.hand_in_progress:
-        seat = table.to_act
-        assert seat is not None
-        menu = table.legal_actions(seat)
-        assert menu is not None
-        r = rng.random()
-        if menu.run_it_twice:
-            table.apply(RunItTwice(seat, r < 0.9))
-        elif menu.can_raise and r < raise_share:
-            table.apply(BetOrRaiseTo(seat, rng.choice([menu.min_raise_to, menu.max_raise_to])))
-        elif menu.can_fold and r < raise_share + 0.2:
-            table.apply(Fold(seat))
-        else:
-            table.apply(CheckOrCall(seat))
+    info = info_for(hand, hand_id=hand_id, max_seats=max_seats)
+    return dataclasses.replace(info, button=button + 1, small_blind=hand.setup.small_blind)
 
 
 def play(
@@ -232,7 +202,7 @@ def play(
                 table.adjust_stack(chair, floor - table.stack(chair))
             table.set_straddle(chair, straddle)
         table.start_hand(Deck.shuffled(rng))
-        act(table, rng, raise_share)
+        play_out(table, rng, raise_share=raise_share)
         hand = table.hand
         assert hand is not None
         yield hand, info_of(hand, 1000 * seed + i, config.seats)
@@ -617,7 +587,7 @@ def test_pluribus_hands_exported_by_the_command_line_read_back_with_the_stores_i
 
 def live_hand(table: Table, rng: random.Random) -> Hand:
     table.start_hand(Deck.shuffled(rng))
-    act(table, rng, 0.25)
+    play_out(table, rng)
     assert table.hand is not None
     return table.hand
 

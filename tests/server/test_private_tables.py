@@ -117,9 +117,13 @@ def guest_name(c: Client) -> str:
 
 
 @contextlib.asynccontextmanager
-async def home_game(address: str, *names: str) -> AsyncIterator[tuple[str, str, list[Client]]]:
-    """A private table hosted by ``names[0]``, who sits in seat 0, and the others seated
-    by the host's approval: the table, its invite and the clients."""
+async def home_game(
+    address: str, *names: str, paused: bool = False, **options: Any
+) -> AsyncIterator[tuple[str, str, list[Client]]]:
+    """A private table (with ``create_table``'s ``options``) hosted by ``names[0]``, who
+    sits in seat 0, and the others seated by the host's approval, in order (``paused``:
+    the host pauses first, so that nobody plays until everyone is in): the table, its
+    invite and the clients."""
     async with contextlib.AsyncExitStack() as stack:
         clients = []
         for name in names:
@@ -127,7 +131,9 @@ async def home_game(address: str, *names: str) -> AsyncIterator[tuple[str, str, 
             NAMES[c] = name
             clients.append(c)
         host = clients[0]
-        table, invite = await open_table(host)
+        table, invite = await open_table(host, **options)
+        if paused:
+            await host.host("pause")
         sat = await host.ask(type="sit", table=table, seat=0, buy_in=200)
         assert sat["type"] == "seated", sat
         for guest in clients[1:]:
