@@ -31,6 +31,7 @@ class App {
     this.notice = null; // why the server refused who we said we are, for the lobby
     this.chimes = chimes; // how many your-turn sounds played (muted ones are not)
     window.addEventListener("hashchange", () => this.route());
+    window.addEventListener("resize", () => this.draw()); // the seats are placed by measure
     listenForKeys();
     listenForHud(this); // a name plate hovered or focused: four figures (stats.js)
     keepSeatTokens(this); // home games: a seat's token, for coming back to it

@@ -706,7 +706,8 @@ const ON = {
   },
   pot_awarded(e, v) {
     this.results.push(e);
-    const names = e.shares.map(([s, n]) => `${this.name(s)} ${chips(n)}`).join(", ");
+    // "cy wins 160 from the main pot with ...", as the results say it.
+    const names = e.shares.map(([s, n]) => `${this.name(s)} wins ${chips(n)}`).join(", ");
     this.line(`${names} from the ${POT_NAME(e.pot)}${e.half ? ` (${e.half})` : ""}${e.description ? ` with ${e.description}` : ""}`);
   },
   hand_ended(e, v) {

@@ -8,6 +8,7 @@ import { muteButton, showTurn } from "./alert.js";
 import { card, h } from "./dom.js";
 import { POT_NAME, chips, gameName, halfName, nameOf, stakes } from "./format.js";
 import { KEY_HINTS } from "./keys.js";
+import { placeSeats } from "./layout.js";
 import { Motion } from "./motion.js";
 import { openPlayerStats, openTableStats } from "./stats.js";
 
@@ -26,7 +27,9 @@ export function drawTable(app, t) {
   app.motion.hand(t.view.hand_number);
   const names = { kept: app.namePlates.kept, open: (name, seat) => openPlayerStats(app, app.table || t, name, seat),
     sit: me ? null : (seat) => sitAt(app, t, seat), motion: app.motion };
-  const room = h("div", { class: "room", "data-testid": "room" }, felt(t, me, names), gamePicker(app, t, me));
+  // Seven seats and more: a phone's oval is taller (app.css), to keep them apart.
+  const crowded = t.summary && t.summary.seats > 6 ? " crowded" : "";
+  const room = h("div", { class: `room${crowded}`, "data-testid": "room" }, felt(t, me, names), gamePicker(app, t, me));
   const mixLine = t.mixLine();
   const panel = h("aside", { class: "panel" },
     h("h2", {}, t.summary ? t.summary.name : t.id),
@@ -39,6 +42,7 @@ export function drawTable(app, t) {
     t.error ? h("p", { class: "error", "data-testid": "table-error" }, t.error) : null,
     controlsFor(app, t, me), afterHand(app, t, me), seatOptions(app, t, me), results(t), logView(t));
   app.main.replaceChildren(h("section", { class: "table-screen" }, room, panel));
+  placeSeats(room.querySelector(".felt")); // now that the plates have their sizes
   // A name plate or the stats button is kept, but moving it took the keyboard's focus away.
   const kept = [...names.kept.values(), app.statsButton];
   if (focused && focused.isConnected && focused !== document.activeElement && kept.includes(focused)) focused.focus();
@@ -171,16 +175,18 @@ function seats(t, me, names) {
   const bottom = me ? me.seat : 0; // our own seat is drawn at the bottom
   const out = [];
   for (let n = 0; n < count; n++) {
-    const angle = ((n - bottom) / count) * 2 * Math.PI;
-    const x = 50 - 42 * Math.sin(angle), y = 50 + 40 * Math.cos(angle);
+    // Where on the oval: placeSeats (layout.js) puts it there once it has its size.
+    const place = (n - bottom + count) % count;
+    const angle = (place / count) * 2 * Math.PI;
+    const style = { left: `${(50 - 40 * Math.sin(angle)).toFixed(1)}%`, top: `${(50 + 38 * Math.cos(angle)).toFixed(1)}%` };
+    const at = { "data-place": place, "data-count": count };
     const s = t.seat(n);
-    const style = { left: `${x.toFixed(1)}%`, top: `${y.toFixed(1)}%` };
     if (!s) {
       // Watching a live table, an empty seat is a button: sit there.
       out.push(names && names.sit
-        ? h("button", { type: "button", class: "seat empty", style, "data-seat": n, "data-testid": `sit-${n}`,
+        ? h("button", { type: "button", class: "seat empty", style, ...at, "data-seat": n, "data-testid": `sit-${n}`,
           title: `Sit in seat ${n + 1}`, onclick: () => names.sit(n) }, "Sit here")
-        : h("div", { class: "seat empty", style, "data-seat": n }, `Seat ${n + 1}`));
+        : h("div", { class: "seat empty", style, ...at, "data-seat": n }, `Seat ${n + 1}`));
       continue;
     }
     const turn = v.hand_in_progress && v.to_act === n;
@@ -194,7 +200,7 @@ function seats(t, me, names) {
       ? h("span", { class: "drew", "data-testid": `drew-${n}` }, t.dice ? (s.drew ? `re-rolled ${s.drew}` : "kept all") : (s.drew ? `drew ${s.drew}` : "stood pat")) : null;
     const many = s.hand && s.hand.length > 4 ? " many" : "";
     const lastAction = v.hand_in_progress && t.lastAction ? t.lastAction[n] : null;
-    out.push(h("div", { class: `seat${turn ? " turn" : ""}${s.folded ? " folded" : ""}${me && me.seat === n ? " mine" : ""}${s.sitting_out ? " away" : ""}${many}`, style, "data-seat": n, "data-testid": `seat-${n}` },
+    out.push(h("div", { class: `seat${turn ? " turn" : ""}${s.folded ? " folded" : ""}${me && me.seat === n ? " mine" : ""}${s.sitting_out ? " away" : ""}${many}`, style, ...at, "data-seat": n, "data-testid": `seat-${n}` },
       showCards ? seatCards(t, s, n, names && names.motion) : h("div", { class: "cards", "data-testid": `cards-${n}` }),
       drew,
       h("div", { class: "who" }, badges, namePlate(s, names)),
@@ -519,6 +525,19 @@ export function results(t) {
 
 export function logView(t) {
   const list = h("ul", { "data-testid": "log" }, t.log.slice(-80).map((l) => h("li", {}, l.text)));
-  requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; }); // the newest in view
+  requestAnimationFrame(() => {
+    // The newest in view, and only whole lines: as many of the last as the box holds.
+    const most = parseFloat(getComputedStyle(list).maxHeight);
+    if (list.scrollHeight > most) {
+      let height = 0;
+      for (const li of [...list.children].reverse()) {
+        const tall = li.getBoundingClientRect().height;
+        if (height + tall > most) break;
+        height += tall;
+      }
+      list.style.height = `${height}px`;
+    }
+    list.scrollTop = list.scrollHeight;
+  });
   return h("details", { class: "log", open: true }, h("summary", {}, "Hand log"), list);
 }

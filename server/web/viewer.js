@@ -5,6 +5,7 @@
 import { card, h } from "./dom.js";
 import { POT_NAME, chips, gameName, stakes } from "./format.js";
 import { TableModel } from "./model.js";
+import { placeSeats } from "./layout.js";
 import { felt, logView, results } from "./table.js";
 
 export async function showHands(app) {
@@ -88,6 +89,7 @@ function drawViewer(app) {
       summary(t, hand),
       h("div", { class: "downloads" }, download("phh", hand.phh, "phh"), download("pokerstars", hand.pokerstars, "txt")),
       results(t), logView(t))));
+  placeSeats(app.main.querySelector(".felt"));
 }
 
 const DEALS = new Set(["hole_cards_dealt", "up_cards_dealt", "board_dealt", "forced_bet_posted"]);

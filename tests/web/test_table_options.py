@@ -420,5 +420,7 @@ def test_the_seven_deuce_bounty_and_cards_shown_are_in_the_results(
     expect(page.get_by_test_id("stack-1")).to_have_text("900")
     expect(page.get_by_test_id("cards-0").locator(".revealed")).to_have_count(2)
     expect(page.get_by_test_id("log")).to_contain_text("ann shows 7h 2c")
+    # The log says it as the results do: who wins what, from which pot.
+    expect(page.get_by_test_id("log")).to_contain_text("ann wins 30 from the main pot")
     expect(page.get_by_test_id("table-options")).to_have_text("7-2 bounty 100")
     PageLog.of(page).assert_clean(live_server.url)
