@@ -226,15 +226,18 @@ export function showJoin(app) {
     } }, h("label", {}, "Your name ", name), h("button", { type: "submit", "data-testid": "join-name" }, "Continue"), note);
   } else {
     const buyIn = h("input", { type: "number", name: "buy_in", value: 200, min: 1, "aria-label": "buy-in", "data-testid": "join-buy-in" });
+    // The free seats, once the table is known: the one farthest from anyone seated first.
+    const seat = h("select", { name: "seat", "aria-label": "seat", "data-testid": "join-seat" }, h("option", { value: "" }, "any free seat"));
     body = h("form", { onsubmit: async (e) => {
       e.preventDefault();
       try {
-        await app.conn.request({ type: "request_seat", table: id, invite: code, buy_in: Number(buyIn.value) });
+        const where = seat.value === "" ? {} : { seat: Number(seat.value) };
+        await app.conn.request({ type: "request_seat", table: id, invite: code, buy_in: Number(buyIn.value), ...where });
         await app.openTable(id);
         app.table.error = "Waiting for the host to let you in…";
         location.hash = `#/table/${encodeURIComponent(id)}`;
       } catch (err) { note.textContent = err.message; }
-    } }, h("p", {}, `Playing as ${app.conn.player.name}.`), h("label", {}, "Buy-in ", buyIn),
+    } }, h("p", {}, `Playing as ${app.conn.player.name}.`), h("label", {}, "Buy-in ", buyIn), h("label", {}, "Seat ", seat),
     h("button", { type: "submit", "data-testid": "ask-seat" }, "Ask for a seat"), note);
   }
   const about = h("p", { class: "muted", "data-testid": "join-table" }, `Table ${id}: the host lets you in.`);
@@ -245,7 +248,22 @@ export function showJoin(app) {
     about.textContent = `${t.name}: ${lobbyGame(t)}, ${stakes(t)}, buy-in ${t.min_buy_in} to ${t.max_buy_in}. The host lets you in.`;
     const box = body.querySelector("input[name=buy_in]");
     if (box) Object.assign(box, { min: t.min_buy_in, max: t.max_buy_in });
+    const select = body.querySelector("select[name=seat]");
+    if (select) {
+      const free = freeSeats(t.seats, (r.view && r.view.seats) || []);
+      select.replaceChildren(...free.map((n) => h("option", { value: n }, `seat ${n + 1}`)), h("option", { value: "" }, "any free seat"));
+      select.value = free.length ? String(free[0]) : "";
+    }
   }).catch((err) => { about.textContent = err.message; });
+}
+
+/** The free seats of a table of ``count`` seats, ``seats`` its view's: the seat farthest
+ * round the table from anyone seated first (friends let in one by one spread round the
+ * oval, not bunched by the host), then by number. */
+export function freeSeats(count, seats) {
+  const taken = seats.filter((s) => s.name).map((s) => s.seat);
+  const apart = (n) => (taken.length ? Math.min(...taken.map((k) => Math.min((n - k + count) % count, (k - n + count) % count))) : 0);
+  return [...Array(count).keys()].filter((n) => !taken.includes(n)).sort((a, b) => apart(b) - apart(a) || a - b);
 }
 
 // -- the host's panel -----------------------------------------------------------------------
@@ -268,7 +286,10 @@ export function drawHost(app) {
     } catch (err) { state.error = err.message; }
     app.draw();
   };
-  panel.append(h("section", { class: "host-panel", "data-testid": "host-panel" },
+  // Requests are what the host must not miss: a bar over the table, whatever is scrolled.
+  if (state.requests.length) app.main.querySelector(".table-screen").prepend(requestsBar(state, act));
+  // Under the controls, above the results, the chat and the log.
+  const section = h("section", { class: "host-panel", "data-testid": "host-panel" },
     h("h3", {}, "You host this game"),
     inviteRow(t.id, state.invite),
     requestsView(state, act),
@@ -282,7 +303,19 @@ export function drawHost(app) {
     botsView(t, act),
     h("div", { class: "host-row" }, h("button", { type: "button", class: "danger", "data-testid": "host-close",
       onclick: () => { if (confirm("Close the table? Everyone is cashed out.")) act("close")(); } }, "Close the table")),
-    note));
+    note);
+  panel.insertBefore(section, panel.querySelector(":scope > .results, :scope > .log"));
+}
+
+/** "2 people ask for a seat": each with Let in and Say no, at the top of the host's screen. */
+function requestsBar(state, act) {
+  const n = state.requests.length;
+  return h("div", { class: "host-alert", role: "status", "data-testid": "host-alert" },
+    h("b", {}, n === 1 ? "1 person asks for a seat:" : `${n} people ask for a seat:`),
+    state.requests.map((r) => h("span", { class: "host-alert-one", "data-player": r.player },
+      h("span", {}, `${r.player} (${r.buy_in}${r.seat !== null && r.seat !== undefined ? `, seat ${r.seat + 1}` : ""})`),
+      h("button", { type: "button", "data-testid": "alert-approve", onclick: act("approve", { player: r.player }) }, "Let in"),
+      h("button", { type: "button", "data-testid": "alert-reject", onclick: act("reject", { player: r.player }) }, "Say no"))));
 }
 
 function inviteRow(table, invite) {
@@ -298,7 +331,8 @@ function inviteRow(table, invite) {
 function requestsView(state, act) {
   if (!state.requests.length) return h("p", { class: "muted" }, "No one is asking for a seat.");
   return h("ul", { class: "host-requests", "data-testid": "host-requests" }, state.requests.map((r) =>
-    h("li", { "data-player": r.player }, h("b", {}, r.player), ` asks for a seat with ${r.buy_in}`,
+    h("li", { "data-player": r.player }, h("b", {}, r.player),
+      ` asks for ${r.seat !== null && r.seat !== undefined ? `seat ${r.seat + 1}` : "a seat"} with ${r.buy_in}`,
       h("button", { type: "button", "data-testid": "approve", onclick: act("approve", { player: r.player }) }, "Let in"),
       h("button", { type: "button", "data-testid": "reject", onclick: act("reject", { player: r.player }) }, "Say no"))));
 }

@@ -47,7 +47,7 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 HEADER = "player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,net"
 SEATS = {"hana": 0, "bob": 1, "cy": 2, "dan": 3}
-"""The host sits first (seat 1); the others in the order she lets them in."""
+"""The host sits first (seat 1); the others next to her, in the seats they ask for."""
 RUN_TWICE_HAND = 4
 RUN_TWICE_SEED = (7).to_bytes(32, "big")
 """The deck of hand 4 at table "friday": dan has the button, cy is under the gun. cy is
@@ -83,8 +83,8 @@ def test_a_home_game_from_the_link_to_settling_up(
     expect(sam.get_by_test_id("seat-0")).to_contain_text("hana")
 
     asking = ((bob, "bob", 200), (cy, "cy", 150), (dan, "dan", 300), (eve, "eve", 250))
-    for page, name, buy_in in asking:
-        ask_for_a_seat(page, link, name, buy_in)
+    for page, name, buy_in in asking:  # each asks for the seat they are given (eve: any)
+        ask_for_a_seat(page, link, name, buy_in, SEATS.get(name))
     requests = hana.get_by_test_id("host-requests")
     expect(requests.locator("li")).to_have_count(4)
     for name in ("bob", "cy", "dan"):

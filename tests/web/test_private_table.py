@@ -11,7 +11,7 @@ from collections.abc import Callable
 from playwright.sync_api import Page, expect
 
 from server.tables import TableRunner
-from tests.web.conftest import LiveServer, screenshot
+from tests.web.conftest import LiveServer, PageLog, screenshot
 
 FACE_UP = "[data-card]:not([data-card=hidden])"
 
@@ -34,11 +34,17 @@ def host_a_game(page: Page) -> str:
     return page.get_by_test_id("invite-link").input_value()
 
 
-def ask_for_a_seat(page: Page, link: str, name: str, buy_in: int) -> None:
+def ask_for_a_seat(page: Page, link: str, name: str, buy_in: int, seat: int | None = None) -> None:
+    """Open the invite link as ``name`` and ask for a seat: ``seat`` (0-based), or the one
+    the page offers (the free seat farthest from anyone seated)."""
     page.goto(link)
     page.fill("input[name=name]", name)
     page.get_by_test_id("join-name").click()
     page.get_by_test_id("join-buy-in").fill(str(buy_in))
+    choice = page.get_by_test_id("join-seat")
+    expect(choice.locator("option")).not_to_have_count(1)  # the table's free seats came
+    if seat is not None:
+        choice.select_option(str(seat))
     screenshot(page, "home-join")
     page.get_by_test_id("ask-seat").click()
     expect(page.get_by_test_id("table-error")).to_contain_text("Waiting for the host")
@@ -131,6 +137,53 @@ def test_a_home_game_from_the_invite_to_a_reload(
     reload_keeps_the_seat(live, bob, table, seats["bob"])
     hana.reload()  # the host's panel comes back with the page
     expect(hana.get_by_test_id("invite-link")).to_have_value(link)
+
+
+def test_an_asker_picks_a_seat_far_from_the_others_and_the_host_sees_it_at_once(
+    live_server: LiveServer, new_page: Callable[[], Page]
+) -> None:
+    live = live_server
+    hana, bob, cy = new_page(), new_page(), new_page()
+    sign_in(hana, live, "hana")
+    link = host_a_game(hana)  # nine seats, hana in seat 1
+    bob.goto(link)
+    bob.fill("input[name=name]", "bob")
+    bob.get_by_test_id("join-name").click()
+    choice = bob.get_by_test_id("join-seat")
+    # Every free seat, the farthest from hana's first: seat 5 (four seats away each side).
+    expect(choice.locator("option")).to_have_count(9)
+    expect(choice).to_have_value("4")
+    expect(choice.locator("option:checked")).to_have_text("seat 5")
+    bob.get_by_test_id("ask-seat").click()
+    expect(bob.get_by_test_id("table-error")).to_contain_text("Waiting for the host")
+
+    # The host sees the request at the top of the table screen, wherever she scrolled.
+    alert = hana.get_by_test_id("host-alert")
+    expect(alert).to_contain_text("1 person asks for a seat:")
+    expect(alert).to_contain_text("bob (200, seat 5)")
+    screenshot(hana, "home-host-request-1280", full_page=False)
+    hana.set_viewport_size({"width": 390, "height": 844})
+    screenshot(hana, "home-host-request-390", full_page=False)
+    hana.set_viewport_size({"width": 1280, "height": 800})
+    hana.mouse.wheel(0, 2000)
+    box = alert.bounding_box()
+    assert box and 0 <= box["y"] <= 10, box  # in view, at the top
+    panel = hana.get_by_test_id("host-panel").bounding_box()
+    log = hana.locator(".log").bounding_box()
+    assert panel and log and panel["y"] < log["y"]  # the host's panel comes before the log
+    expect(hana.get_by_test_id("host-requests")).to_contain_text("bob asks for seat 5 with 200")
+    alert.get_by_test_id("alert-approve").click()
+    expect(alert).to_have_count(0)
+    table = runner(live)
+    live.wait_until(lambda: 4 in table.seats)
+    assert live.call(lambda: table.seats[4].player.name) == "bob"
+    # The next asker is offered the seat farthest from both: seat 3 (two from each).
+    ask_for_a_seat(cy, link, "cy", 150)
+    expect(alert).to_contain_text("cy (150, seat 3)")
+    alert.get_by_test_id("alert-reject").click()
+    expect(cy.get_by_test_id("table-error")).to_contain_text("said no")
+    for page in (hana, bob, cy):
+        PageLog.of(page).assert_clean(live.url)
 
 
 def screenshots_of_the_host(live: LiveServer, hana: Page, table: TableRunner) -> None:
