@@ -9,9 +9,19 @@ import json
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import connect as websockets_connect
 
 from server.tables import TableRunner
+
+
+def connect(uri: str, **options: Any) -> websockets_connect:
+    """websockets' ``connect``, its client reading every frame as it comes
+    (``max_queue=None``). A test's client often stops reading while a table plays on; with
+    the default flow control (16 frames) it would stop reading the socket too, and its
+    ``close()`` would then wait ``close_timeout`` (10 s) for the server's close frame,
+    queued behind frames it never reads. Not for a test of a client that reads slowly."""
+    return websockets_connect(uri, **{"max_queue": None, **options})
 
 
 async def send(ws: ClientConnection, **message: Any) -> None:

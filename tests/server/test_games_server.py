@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 
 import engine
 from engine import GAMES
 from server.app import PokerServer, ServerSettings
 from server.store import Store
-from tests.server.clients import send, until
+from tests.server.clients import connect, send, until
 from tests.server.conftest import demo_server
 
 STUD = {"game": "stud", "ante": 5, "ante_kind": "per_player", "bring_in": 10,

@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 import jsonschema
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
 from engine import MIXES, TableConfig, dealers_choice
@@ -39,6 +39,7 @@ from server.fairness import HandIdentity, Shuffle, commitment, deck_from_seed, v
 from server.protocol import client_schema
 from server.store import Store
 from server.tables import TableRunner, TableSettings
+from tests.server.clients import connect
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 DOC = DOCS / "protocol.md"

@@ -9,14 +9,13 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
-from websockets.asyncio.client import connect
 
 from engine import TableConfig
 from server.store import HandRows, HandWriter, Store, StoreError
 from server.store.models import LedgerEntry
 from server.store.models import Player as PlayerRecord
 from server.tables import Player, TableRunner, TableSettings
-from tests.server.clients import Inbox, running, seated, send, until
+from tests.server.clients import Inbox, connect, running, seated, send, until
 from tests.server.conftest import demo_server
 
 
