@@ -15,7 +15,8 @@ Fixtures:
   A failed test leaves ``artifacts/screenshots/failed-<test>.png`` (and ``.txt``, the
   page's log) of each of its pages.
 - ``screenshot(page, "lobby")`` writes ``artifacts/screenshots/lobby.png``; the folder
-  is emptied when the browser starts, so it holds this run's pictures only.
+  is emptied when the run's first browser starts (under pytest-xdist each worker starts
+  one), so it holds this run's pictures only.
 
 Why the sync API: the tests are plain ``def`` functions, outside pytest-asyncio, whose
 auto mode would otherwise give each async test its own event loop, while a browser kept
@@ -34,12 +35,14 @@ import asyncio
 import concurrent.futures
 import contextlib
 import dataclasses
+import fcntl
 import inspect
 import logging
 import re
 import shutil
 import threading
 import time
+import uuid
 import weakref
 from collections.abc import Callable, Coroutine, Generator, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -331,11 +334,30 @@ def playwright() -> Iterator[Playwright]:
         yield pw
 
 
+_RUN = uuid.uuid4().hex
+"""This run's id when it is one process; pytest-xdist's workers share their controller's."""
+
+
+def empty_screenshots_once(config: pytest.Config) -> None:
+    """Empty :data:`SCREENSHOTS` at the start of this run's browser tests, once. Under
+    pytest-xdist every worker starts a browser: the first empties the folder and writes the
+    run's id in the lock file beside it; the others, finding that id, keep what is there."""
+    run = getattr(config, "workerinput", {}).get("testrunuid", _RUN)
+    SCREENSHOTS.parent.mkdir(parents=True, exist_ok=True)
+    with (SCREENSHOTS.parent / ".screenshots-run").open("a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        lock.seek(0)
+        if lock.read() != run:
+            shutil.rmtree(SCREENSHOTS, ignore_errors=True)
+            lock.truncate(0)
+            lock.write(run)
+        SCREENSHOTS.mkdir(exist_ok=True)
+
+
 @pytest.fixture(scope="package")
-def browser(playwright: Playwright) -> Iterator[Browser]:
+def browser(playwright: Playwright, request: pytest.FixtureRequest) -> Iterator[Browser]:
     """Debian's Chromium, headless; no sandbox, as CI runs as root in a container."""
-    shutil.rmtree(SCREENSHOTS, ignore_errors=True)  # this run's screenshots only
-    SCREENSHOTS.mkdir(parents=True)
+    empty_screenshots_once(request.config)  # this run's screenshots only
     browser = playwright.chromium.launch(
         executable_path=CHROMIUM,
         headless=True,
