@@ -51,8 +51,9 @@ $(CHROMIUM):
 
 browser: $(CHROMIUM)
 
+# pytest-xdist: a worker a core (tests marked alone have the machine to themselves).
 test: browser lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 $(VENV)/.installed-bench: $(STAMP) requirements/bench.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/bench.txt

@@ -1047,6 +1047,7 @@ async def hand_rate(room: Room, seconds: float) -> float:
     return (room.hands_ended() - first) / (time.monotonic() - started)
 
 
+@pytest.mark.alone  # its two hand rates, before and during the flood, compared
 async def test_a_flood_of_acts_counts_against_the_rate_limit_and_the_table_keeps_its_pace(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
