@@ -138,11 +138,13 @@ export const GAME_OPTIONS = {
 };
 
 /** The form's table options, one line each: each shown only for a game that may have it. */
-function optionFields() {
+/** The table options' fields (``show``: the default pause after a hand, in seconds), for
+ * the host's form and the lobby's: one definition. */
+export function optionFields(show = 4, testid = "host-options") {
   const num = (name, label, value, extra = {}) => h("label", {}, label, h("input", { name, type: "number", value, min: 0, ...extra }));
   const box = (name, label) => h("label", {}, h("input", { type: "checkbox", name }), label);
   const line = (option, ...children) => h("div", { class: "opt", "data-option": option }, children);
-  return h("fieldset", { class: "host-options", "data-testid": "host-options" }, h("legend", {}, "Table options"),
+  return h("fieldset", { class: "host-options", "data-testid": testid }, h("legend", {}, "Table options"),
     line("straddle", h("b", {}, "Straddles"), h("span", { class: "muted" }, "each player opts in at the table"),
       box("button_straddle", "the button may straddle too")),
     line("bomb_pot", h("b", {}, "Bomb pot"), num("bomb_pot", "ante", 0, { title: "0: no bomb pots", "data-testid": "opt-bomb-pot" }),
@@ -151,8 +153,34 @@ function optionFields() {
     line("run_it_twice", box("run_it_twice", "Run it twice"), h("span", { class: "muted" }, "when all in before the river, if everyone agrees")),
     line("seven_deuce", h("b", {}, "7-2 bounty"), num("seven_deuce", "", 0, { title: "0: no bounty", "aria-label": "7-2 bounty" }),
       h("span", { class: "muted" }, "from each player (0: none)")),
-    line("show", h("b", {}, "After each hand"), num("show_seconds", "", 4, { max: 30, step: 1, "aria-label": "seconds to show cards" }),
+    line("show", h("b", {}, "After each hand"), num("show_seconds", "", show, { max: 30, step: 1, "aria-label": "seconds to show cards" }),
       h("span", { class: "muted" }, "seconds to show cards and hunt the rabbit")));
+}
+
+/** The table options a form holds (its FormData ``d``), of those ``game`` may have, as
+ * ``create_table`` fields. */
+export function chosenOptions(d, game) {
+  const n = (k) => Number(d.get(k));
+  const has = (option) => (GAME_OPTIONS[game] || []).includes(option);
+  return { show_seconds: n("show_seconds"),
+    ...(has("straddle") ? { button_straddle: d.get("button_straddle") === "on" } : {}),
+    ...(has("bomb_pot") && n("bomb_pot") > 0 ? { bomb_pot: n("bomb_pot"), bomb_pot_every: n("bomb_pot_every"),
+      bomb_pot_boards: d.get("bomb_pot_boards") === "on" ? 2 : 1 } : {}),
+    ...(has("run_it_twice") ? { run_it_twice: d.get("run_it_twice") === "on" } : {}),
+    ...(has("seven_deuce") && n("seven_deuce") > 0 ? { seven_deuce: n("seven_deuce") } : {}) };
+}
+
+/** Show only the options ``game`` may have (a mixed game: none; the pause to show
+ * cards is every single game's). */
+export function showOptions(form, game) {
+  const allowed = GAME_OPTIONS[game] || [];
+  const mixed = game.startsWith("mix:");
+  for (const el of form.querySelectorAll("[data-option]")) {
+    el.hidden = mixed || (el.dataset.option !== "show" && !allowed.includes(el.dataset.option));
+    for (const input of el.querySelectorAll("input")) input.disabled = el.hidden;
+  }
+  const set = form.querySelector(".host-options");
+  if (set) set.hidden = mixed;
 }
 
 /** The lobby's "Host a private game" form: game, blinds, buy-ins, seats, options. */
@@ -166,14 +194,7 @@ export function hostForm(app) {
     const n = (k) => Number(d.get(k));
     try {
       if (!app.conn.player) throw new Error("say who you are first (a name above)");
-      const allowed = GAME_OPTIONS[d.get("game")] || [];
-      const has = (option) => allowed.includes(option);
-      const options = { show_seconds: n("show_seconds"),
-        ...(has("straddle") ? { button_straddle: d.get("button_straddle") === "on" } : {}),
-        ...(has("bomb_pot") && n("bomb_pot") > 0 ? { bomb_pot: n("bomb_pot"), bomb_pot_every: n("bomb_pot_every"),
-          bomb_pot_boards: d.get("bomb_pot_boards") === "on" ? 2 : 1 } : {}),
-        ...(has("run_it_twice") ? { run_it_twice: d.get("run_it_twice") === "on" } : {}),
-        ...(has("seven_deuce") && n("seven_deuce") > 0 ? { seven_deuce: n("seven_deuce") } : {}) };
+      const options = chosenOptions(d, d.get("game"));
       const r = await app.conn.request({ type: "create_table", name: d.get("name"), game: d.get("game"), private: true,
         small_blind: n("small_blind"), big_blind: n("big_blind"), min_buy_in: n("min_buy_in"), max_buy_in: n("max_buy_in"),
         seats: n("seats"), decision_seconds: n("decision_seconds"), ...options });
@@ -193,14 +214,7 @@ export function hostForm(app) {
   num("seats", "Seats ", 9, { min: 2, max: 10 }), num("decision_seconds", "Seconds to act ", 30, { min: 1, max: 3600 }),
   optionFields(),
   h("button", { type: "submit", "data-testid": "host-create" }, "Create and invite"), note);
-  // Only the options the game may have; the pause to show cards is every game's.
-  const show = () => {
-    const allowed = GAME_OPTIONS[form.elements.game.value] || [];
-    for (const el of form.querySelectorAll("[data-option]")) {
-      el.hidden = el.dataset.option !== "show" && !allowed.includes(el.dataset.option);
-      for (const input of el.querySelectorAll("input")) input.disabled = el.hidden;
-    }
-  };
+  const show = () => showOptions(form, form.elements.game.value);
   form.elements.game.addEventListener("change", show);
   show();
   return h("details", { class: "create host-create" }, h("summary", {}, "Host a private game"),

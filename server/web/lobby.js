@@ -4,7 +4,7 @@
 
 import { KEYS } from "./connection.js";
 import { h } from "./dom.js";
-import { hostForm } from "./host.js";
+import { chosenOptions, hostForm, optionFields, showOptions } from "./host.js";
 import { GAMES, MIXES, chips, lobbyGame, stakes } from "./format.js";
 
 
@@ -139,7 +139,7 @@ function createForm(app) {
       const mix = kind === "mix" ? d.get("game").slice(4) : null;
       const what = mix
         ? { mix, every: d.get("change") === "orbit" ? "orbit" : num("every"), ...(mix === "choice" ? { games: d.getAll("games") } : {}) }
-        : { game: d.get("game") };
+        : { game: d.get("game"), ...chosenOptions(d, d.get("game")) };
       try {
         const r = await app.conn.request({ type: "create_table", name: d.get("name"), ...what, ...stakes,
           seats: num("seats"), decision_seconds: num("decision_seconds") });
@@ -165,6 +165,7 @@ function createForm(app) {
     choices,
     f("seats", "Seats ", 6, { type: "number", min: 2, max: 10 }),
     f("decision_seconds", "Seconds to act ", 30, { type: "number", min: 1, max: 3600 }),
+    optionFields(0, "create-options"),
     h("button", { type: "submit" }, "Create"), note);
   // Only the stakes the game takes: blinds, or an ante and bets (stud: and a bring-in); a
   // mix: its level (small and big bet), when it changes game, and dealer's choice's list.
@@ -184,6 +185,7 @@ function createForm(app) {
       form.elements.every.value = MIXES.find(([key]) => `mix:${key}` === game.value)[2]; // the mix's own
     }
     shownKind = kind === "mix" ? game.value : kind;
+    showOptions(form, game.value);
   };
   game.addEventListener("change", show);
   change.addEventListener("change", show);

@@ -424,3 +424,35 @@ def test_the_seven_deuce_bounty_and_cards_shown_are_in_the_results(
     expect(page.get_by_test_id("log")).to_contain_text("ann wins 30 from the main pot")
     expect(page.get_by_test_id("table-options")).to_have_text("7-2 bounty 100")
     PageLog.of(page).assert_clean(live_server.url)
+
+
+def test_the_lobbys_create_form_offers_the_same_options(empty: LiveServer, page: Page) -> None:
+    """A public table takes the table options too, from one definition with the host's
+    form: each where the game has it, none for a mixed game; its pause defaults to 0."""
+    live = empty
+    sign_in(page, live, "alice")
+    page.get_by_text("Create a table").click()
+    form = page.locator(".create:not(.host-create) form")
+    options = form.get_by_test_id("create-options")
+    form.get_by_test_id("game-choice").select_option("stud")
+    expect(options.locator("[data-option=straddle]")).to_be_hidden()
+    expect(options.locator("[data-option=show]")).to_be_visible()
+    form.get_by_test_id("game-choice").select_option("mix:horse")
+    expect(options).to_be_hidden()
+    form.get_by_test_id("game-choice").select_option("nlhe")
+    expect(options.locator("input[name=show_seconds]")).to_have_value("0")
+    form.locator("input[name=name]").fill("Options")
+    options.locator("input[name=run_it_twice]").check()
+    options.locator("input[name=seven_deuce]").fill("50")
+    form.get_by_role("button", name="Create").click()
+    expect(page).to_have_url(re.compile(r"#/table/options$"))
+    runner = live.call(lambda: live.server.hosting.tables["options"])
+    cfg = runner.table.config
+    assert (cfg.run_it_twice, cfg.seven_deuce, cfg.bomb_pot, runner.settings.show_seconds) == (
+        True,
+        50,
+        0,
+        0,
+    )
+    expect(page.get_by_test_id("table-options")).to_contain_text("Run it twice · 7-2 bounty 50")
+    PageLog.of(page).assert_clean(live.url)
