@@ -203,6 +203,8 @@ def test_the_lobby_shows_the_game_and_creates_a_table_of_stud(
     page.goto(live.url)
     page.fill("input[name=name]", "alice")
     page.click("[data-testid=play-as-guest]")
+    # Signed in, the lobby is drawn again: its forms are new ones from then on.
+    expect(page.get_by_test_id("me")).to_have_text("alice")
     row = page.locator("tr[data-table=demo]")
     expect(row.get_by_test_id("game")).to_have_text("Razz")
     expect(row.get_by_test_id("stakes")).to_have_text("100/200, ante 10, bring-in 25")
