@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.protocol import State
 
@@ -132,6 +133,7 @@ async def idle(address: str, name: str) -> ClientConnection:
     return ws
 
 
+@pytest.mark.alone  # the player's latencies, before and after, compared
 async def test_idle_connections_cost_little_memory_and_do_not_slow_a_player(
     tmp_path: Path,
 ) -> None:
