@@ -36,7 +36,8 @@ lint: setup
 # The browser tests (tests/web) drive Debian's chromium through Playwright; Playwright's
 # own browser downloads are never used. DejaVu fonts come with chromium's dependencies;
 # fonts-liberation (a recommends, which --no-install-recommends leaves out) gives the
-# page's sans-serif the metrics of Arial/Helvetica. Needs root or sudo.
+# page's sans-serif the metrics of Arial/Helvetica; fonts-noto-color-emoji draws the chat's
+# reactions (without it chromium shows empty boxes in the screenshots). Needs root or sudo.
 $(CHROMIUM):
 	@echo "make: $@ is missing: installing Debian's chromium for the browser tests"
 	@command -v apt-get >/dev/null || { echo "make: $@ is missing and there is no apt-get:" \
@@ -46,6 +47,7 @@ $(CHROMIUM):
 		"run 'apt-get install chromium' as root" >&2; exit 1; fi; \
 	set -x; $$sudo apt-get update -q && $$sudo env DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y -q --no-install-recommends chromium fonts-liberation \
+		fonts-noto-color-emoji \
 	|| { set +x; echo "make: could not install chromium with apt-get (see above)" >&2; exit 1; }
 	@test -x $@ || { echo "make: apt-get installed chromium but there is no $@" >&2; exit 1; }
 

@@ -1,14 +1,15 @@
 """The bot SDK client's middle layer: keeping a seat at one table, over a connection that
 :class:`server.bots.connection.ReconnectingClient` keeps open.
 
-:class:`TableConversation` says hello (again as the same session after a reconnection),
+:class:`SeatKeeping` says hello (again as the same session after a reconnection),
 finds a table (the one asked for, else the first with a free seat) and sits with a buy-in,
 or joins the waiting list. From the table's snapshot and the events after it, a
 :class:`server.bots.mirror.TableMirror` keeps the seat's picture of the table; after a
 reconnection or a gap in the events it resumes from the last event seen. It counts the
 hands played, sits in again when sat out, re-buys when busted (``rebuy``), and leaves after
 ``hands`` hands or when stopped. What to answer an ``action_request`` with is the layer
-above's business (:class:`server.bots.client.BotClient`).
+above's business (:class:`server.bots.client.BotClient`). :class:`TableConversation` adds
+what to do when the server refuses something (a hello, a sit, a resume, a rate limit).
 """
 
 from __future__ import annotations
@@ -24,12 +25,12 @@ from server.bots.errors import BotClientError
 from server.bots.mirror import TableMirror
 from server.bots.wire import config_from_summary
 
-__all__ = ["TableConversation", "choose_table"]
+__all__ = ["SeatKeeping", "TableConversation", "choose_table"]
 
 log = logging.getLogger("pokerroom.bot")
 
 
-class TableConversation(ReconnectingClient):
+class SeatKeeping(ReconnectingClient):
     """Keeps a seat at ``table`` (else the one :func:`choose_table` picks) on the server at
     ``url``, as the guest ``name`` or the account ``token``, until it has played ``hands``
     hands; the options are :class:`server.bots.client.BotClient`'s. :attr:`errors` holds
@@ -103,6 +104,10 @@ class TableConversation(ReconnectingClient):
     @abstractmethod
     def _on_ack(self, action_id: str) -> None:
         """The server accepted the act ``action_id``."""
+
+    @abstractmethod
+    async def _on_error(self, m: dict[str, Any]) -> None:
+        """The server refused something of ours (:class:`TableConversation`'s)."""
 
     @abstractmethod
     async def _on_act_error(self, action_id: str, code: object) -> bool:
@@ -387,7 +392,10 @@ class TableConversation(ReconnectingClient):
             if not self._busted:
                 self._finish_when_done("stopped")
 
-    # -- refusals ---------------------------------------------------------------------------
+
+class TableConversation(SeatKeeping):
+    """:class:`SeatKeeping`, and what it does when the server refuses it: a hello, a sit,
+    a resume, a lobby that fails for a moment, a rate limit."""
 
     async def _on_sit_error(self, m: dict[str, Any]) -> None:
         code, text = m.get("code"), m.get("message")

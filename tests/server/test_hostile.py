@@ -55,7 +55,10 @@ from server.tables import TableRunner
 
 JSON = dict[str, Any]
 MESSAGE_TOO_BIG = 1009  # RFC 6455: what websockets answers a frame over max_size with
-UNSOLICITED = frozenset({"event", "deck_commitment", "action_request"})
+UNSOLICITED = frozenset(
+    {"event", "deck_commitment", "action_request", "player_joined", "chat", "reaction",
+     "straddle", "bomb_pot_votes"}
+)  # fmt: skip
 """Messages a table sends on its own; anything else a client receives answers a request."""
 HUMAN_SEATS = (4, 5)  # house bots sit at 0..3 of the six-seat demo table
 RANKS, SUITS = frozenset("23456789TJQKA"), frozenset("cdhs")

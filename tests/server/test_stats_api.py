@@ -184,7 +184,7 @@ async def test_a_big_request_does_not_hold_up_another_tables_play(tmp_path: Path
             watching.cancel()
     assert reply["hands"] == 80 and reply["players"][0]["adjusted_hands"] > 15
     during = [t for t in ended if started <= t <= started + took]
-    assert took > 1.0  # a real computation, not a cached answer
+    assert took > 0.2  # a real computation (a cached answer takes about a millisecond)
     assert len(during) >= 5, (took, len(during))
     gaps = [b - a for a, b in itertools.pairwise(during)]
     assert max(gaps) < 1.0, gaps
