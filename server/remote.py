@@ -24,6 +24,8 @@ from server.tables import Subscriber, TableError
 log = logging.getLogger("pokerroom")
 _ABOUT_THE_NEXT_HAND = frozenset({"deck_commitment", "game_changed", "game_choosing"})
 """Table messages with no seq, numbered with the hand they come before."""
+_NOTICES = frozenset({"player_joined", "chat", "reaction", "straddle", "bomb_pot_votes"})
+"""Table messages with no seq about the table now (who sat, what was said)."""
 
 __all__ = ["RemoteTable"]
 
@@ -38,6 +40,7 @@ class RemoteTable:
         self.watchers: set[Subscriber] = set()
         self.snapshot: dict[str, Any] | None = None
         self.seq = 0  # the last event (or state) passed on
+        self.hand_number = 0  # of the last event (or state): a notice goes with it
         self.behind = False  # an event was lost: wait for the next state
         self.ready = asyncio.Event()
         self.task: asyncio.Task[None] | None = None  # following, until nobody watches
@@ -95,6 +98,7 @@ class RemoteTable:
         if self.ready.is_set() and seq <= self.seq:
             return True  # the events already told it
         self.snapshot, self.seq = snapshot, seq
+        self.hand_number = int(snapshot["view"]["hand_number"])
         if self.behind:  # spectators here missed events: they start again from here
             self.behind = False
             text = protocol.dumps(snapshot)
@@ -107,6 +111,10 @@ class RemoteTable:
         if not self.ready.is_set() or self.behind:
             return
         message = orjson.loads(payload)
+        if message["type"] in _NOTICES:
+            for session in self.watchers:
+                session.send_table(self.table_id, self.hand_number, [payload.decode()])
+            return
         if message["type"] in _ABOUT_THE_NEXT_HAND:  # before a hand's first event: no seq
             for session in self.watchers:
                 session.send_table(self.table_id, int(message["hand_number"]), [payload.decode()])
@@ -118,7 +126,7 @@ class RemoteTable:
             self.behind = True
             return
         self.seq = seq
-        hand_number = int(message["hand_number"])
+        hand_number = self.hand_number = int(message["hand_number"])
         text = payload.decode()
         ended = message["event"]["type"] == "hand_ended"
         for session in self.watchers:

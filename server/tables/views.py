@@ -150,6 +150,8 @@ class Views(TableState):
             send = partial(subscriber.send_table, self.settings.table_id,
                            self.table.hand_number, [text])  # fmt: skip
             self._deliver(subscriber, send)
+        if self.invite is None and self.bus.active:  # spectators in other processes too
+            self.bus.publish(self.bus.topics.table_events(self.settings.table_id), text.encode())
 
     def _joined(self, seat: int) -> None:
         """Who just sat in ``seat`` (engine events know seats, not people): their name,

@@ -529,3 +529,29 @@ async def test_exports_tell_only_what_the_asker_saw_and_count_what_they_hold(
         mixed = await later.ask(type="create_table", name="horse", mix="horse", small_bet=2,
                                 seven_deuce=5)  # fmt: skip
         assert mixed["code"] == "refused" and "seven_deuce" in mixed["message"]
+
+
+async def test_a_public_tables_chat_goes_on_the_bus_and_a_private_ones_never(
+    app: tuple[PokerServer, str],
+) -> None:
+    """Spectators in other processes follow a public table through the bus: its chat goes
+    there with its events. A private table's never does."""
+    server, address = app
+    topics = server.bus.topics
+    async with (
+        server.bus.subscribe(topics.table_events("+")) as queue,
+        client(address, "hana") as hana,
+    ):
+        await hana.ask(type="spectate", table="demo")
+        assert (await hana.ask(type="chat", table="demo", text="hi all"))["type"] == "chat_sent"
+        table, _ = await open_table(hana, **FAST)
+        await hana.ask(type="spectate", table=table)
+        assert (await hana.ask(type="chat", table=table, text="secret"))["type"] == "chat_sent"
+        await hana.wait(lambda m: m["type"] == "chat" and m["text"] == "secret")
+        said = []
+        while not queue.empty():
+            topic, payload = queue.get_nowait()
+            message = json.loads(payload)
+            if message["type"] == "chat":
+                said.append((topic, message["text"]))
+    assert said == [(topics.table_events("demo"), "hi all")]

@@ -26,9 +26,11 @@ class Watcher:
     def __init__(self) -> None:
         self.got: list[dict[str, Any]] = []
         self.ended: list[int] = []
+        self.hands: list[int] = []  # the hand each message was sent with
 
     def send_table(self, table_id: str, hand_number: int, texts: Sequence[str]) -> None:
         self.got += [json.loads(t) for t in texts]
+        self.hands += [hand_number] * len(texts)
 
     def send(self, text: str, *, urgent: bool = False) -> None:
         self.got.append(json.loads(text))
@@ -139,3 +141,13 @@ async def test_malformed_messages_are_skipped() -> None:
     await settle()
     assert [m["seq"] for m in watcher.got] == [2]
     task.cancel()
+
+
+async def test_the_tables_notices_reach_its_spectators_here_with_the_hand_they_are_in() -> None:
+    async with following(5) as f:
+        chat = {"type": "chat", "table": TABLE, "name": "ann", "seat": 2, "text": "gg", "at": "t"}
+        f.bus.publish(TOPICS.table_events(TABLE), event(6, hand=2))
+        f.bus.publish(TOPICS.table_events(TABLE), json.dumps(chat).encode())
+        await settle()
+    assert f.watcher.got[-1] == chat and f.watcher.got[-2]["seq"] == 6
+    assert f.watcher.hands[-2:] == [2, 2]
