@@ -98,8 +98,7 @@ class Hosted(Mixing):
     ) -> dict[str, Any]:
         self._refuse_uninvited(invite, player)
         reply = super()._cmd_spectate(session)
-        self._requester_back(session, player)
-        self._host_arrived(session, player)
+        self._came_back(session, player)
         return reply
 
     def _cmd_resume(
@@ -107,8 +106,7 @@ class Hosted(Mixing):
     ) -> dict[str, Any]:
         self._refuse_uninvited(invite, player)
         reply = super()._cmd_resume(session, player, last_seq)
-        self._requester_back(session, player)
-        self._host_arrived(session, player)
+        self._came_back(session, player)
         return reply
 
     def _cmd_sit(
@@ -130,12 +128,13 @@ class Hosted(Mixing):
                 request.session = None
         return super()._cmd_disconnect(session)
 
-    def _requester_back(self, session: Subscriber, player: Player | None) -> None:
-        """Someone who asked for a seat watches again (a reloaded page): their request
-        waits on, and its answer goes to this connection."""
+    def _came_back(self, session: Subscriber, player: Player | None) -> None:
+        """Someone watches (again: a reloaded page) from ``session``: a request of theirs
+        for a seat is answered there, and the host gets the host's state there."""
         request = None if player is None else self.requests.get(player.id)
         if request is not None:
             request.session = session
+        self._host_arrived(session, player)
 
     def _host_arrived(self, session: Subscriber, player: Player | None) -> None:
         """The host watches from ``session``: it gets the table's host state (the invite,

@@ -23,8 +23,6 @@ One hand after another, as a night goes:
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 import time
@@ -42,10 +40,10 @@ from server.fairness import HandIdentity, Shuffle
 from server.tables import TableRunner
 from tests.web.conftest import SCREENSHOTS, LiveServer, PageLog, serve_in_thread
 from tests.web.test_private_table import FACE_UP, ask_for_a_seat, my_cards, play_until, sign_in
+from tests.web.test_settle import downloaded_ledger
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
-HEADER = "player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,net"
 SEATS = {"hana": 0, "bob": 1, "cy": 2, "dan": 3}
 """The host sits first (seat 1); the others next to her, in the seats they ask for."""
 RUN_TWICE_HAND = 4
@@ -327,13 +325,7 @@ def settle_up(live: LiveServer, table: TableRunner, hana: Page) -> None:
     hana.screenshot(path=artifact("home-game-settle-390"), animations="disabled")
     hana.set_viewport_size(DESKTOP)
 
-    with hana.expect_download() as info:
-        dialog.get_by_test_id("ledger-csv").click()
-    download = info.value
-    assert download.suggested_filename == "friday-ledger.csv"
-    text = Path(download.path()).read_text()
-    assert text.splitlines()[0] == HEADER
-    lines = list(csv.DictReader(io.StringIO(text)))
+    lines = downloaded_ledger(hana, dialog, "friday-ledger.csv")
     assert {line["player_nickname"] for line in lines} == set(SEATS)
     assert sum(int(line["net"]) for line in lines) == 0
     by_name: dict[str, int] = defaultdict(int)

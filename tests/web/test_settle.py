@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, ViewportSize, expect
+from playwright.sync_api import Locator, Page, ViewportSize, expect
 
 from engine.history import load_all
 from server.app import ServerSettings
@@ -22,6 +22,18 @@ from tests.web.test_private_table import sign_in
 BOTS = {0: "calling-station", 1: "tight-aggressive", 2: "random"}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 HEADER = "player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,net"
+
+
+def downloaded_ledger(page: Page, dialog: Locator, filename: str) -> list[dict[str, str]]:
+    """The rows of the CSV the Settle up dialog's Download CSV saves, once its name and
+    PokerNow's header are checked."""
+    with page.expect_download() as info:
+        dialog.get_by_test_id("ledger-csv").click()
+    download = info.value
+    assert download.suggested_filename == filename
+    text = Path(download.path()).read_text()
+    assert text.splitlines()[0] == HEADER
+    return list(csv.DictReader(io.StringIO(text)))
 
 
 @pytest.fixture
@@ -66,13 +78,7 @@ def test_settle_up_sums_to_zero_and_the_csv_downloads(table: LiveServer, page: P
         nets[payee] -= int(amount)
     assert set(nets.values()) == {0}
 
-    with page.expect_download() as info:
-        dialog.get_by_test_id("ledger-csv").click()
-    download = info.value
-    assert download.suggested_filename == "demo-ledger.csv"
-    text = Path(download.path()).read_text()
-    assert text.splitlines()[0] == HEADER
-    lines = list(csv.DictReader(io.StringIO(text)))
+    lines = downloaded_ledger(page, dialog, "demo-ledger.csv")
     assert {line["player_nickname"] for line in lines} == names
     assert sum(int(line["net"]) for line in lines) == 0
     PageLog.of(page).assert_clean(table.url)
