@@ -23,7 +23,7 @@ import engine
 from engine import AnteKind, ButtonRule, EngineError, TableConfig
 from server import protocol
 from server.bots import STRATEGIES, load_bot
-from server.bus import EventBus
+from server.bus import EventBus, NoBus
 from server.connections import Session
 from server.players import Players
 from server.settings import ServerSettings
@@ -188,14 +188,15 @@ class Hosting:
         (or voided) one: hand numbers are unique per table."""
         table_id = lease.name
         assert table_id in self.claimed and table_id not in self.tables, table_id
+        private = lease.config.get("private")
         runner = TableRunner(
             table_settings(lease, self.settings),
             house_think_seconds=self.settings.house_think_seconds,
-            bus=self.bus,
+            # A private table publishes nothing: no event, state, lobby line or hand.
+            bus=self.bus if private is None else NoBus(self.bus.topics),
             address=self.address,
         )
         runner.number_hands_after(lease.last_hand_number)
-        private = lease.config.get("private")
         if private is not None:
             runner.make_private(private["host"], private["invite"])
         self.tables[table_id] = runner
@@ -258,7 +259,7 @@ class Hosting:
     async def _play_table(self, runner: TableRunner, db_id: int) -> None:
         assert self.writer is not None
         writer = self.writer
-        runner.store_hand = store_with(writer, db_id, runner.settings.table_id, self.bus)
+        runner.store_hand = store_with(writer, db_id, runner.settings.table_id, runner.bus)
         runner.publish_summary()  # in the lobby of whoever follows the bus
 
         async def record(player_id: int, amount: int, reason: str) -> None:
@@ -268,27 +269,14 @@ class Hosting:
             host, action, player, details, at = record
             await self.store.record_host_action(db_id, host, action, player, details=details, at=at)
             if action in ("transfer", "blinds"):  # what a process taking it over runs
-                await self._keep_host_change(db_id, action, player, details)
+                stored = await self.store.table_config(db_id)
+                await self.store.set_table_config(
+                    db_id, host_change(stored, action, player, details)
+                )
 
         runner.record_ledger = record
         runner.record_host = record_host
         await runner.run()
-
-    async def _keep_host_change(
-        self, db_id: int, action: str, player: int | None, details: dict[str, Any]
-    ) -> None:
-        """A private table's new host, or its blinds, in its stored configuration."""
-        stored = await self.store.table_config(db_id)
-        if action == "transfer" and "private" in stored:
-            stored["private"] = {**stored["private"], "host": player}
-        elif action == "blinds":
-            ante = details["ante"]
-            kind = stored.get("ante_kind", "none")
-            stored.update(
-                small_blind=details["small_blind"], big_blind=details["big_blind"], ante=ante,
-                ante_kind=("per_player" if kind == "none" else kind) if ante else "none",
-            )  # fmt: skip
-        await self.store.set_table_config(db_id, stored)
 
     async def create_for(
         self, creator: Player, address: str, m: protocol.CreateTable
@@ -298,23 +286,7 @@ class Hosting:
         tables. One at a time, so that the caps hold however many ask at once."""
         settings = self.settings
         async with self._creating:
-            mine = sum(c == creator.id for c in self.creators.values())
-            theirs = sum(a == address for a in self.origins.values())
-            if mine >= settings.tables_per_player:
-                raise TableError(
-                    "too_many_tables", f"a player may have {settings.tables_per_player} tables "
-                    "open: close one (leave it, and it closes once idle)",
-                )  # fmt: skip
-            if theirs >= settings.tables_per_address:
-                raise TableError(
-                    "too_many_tables", f"players at one address may have "
-                    f"{settings.tables_per_address} tables open: join one",
-                )  # fmt: skip
-            if len(self.creators) >= settings.max_tables:
-                raise TableError(
-                    "too_many_tables", f"players have opened the most tables this server "
-                    f"holds ({settings.max_tables}): join one",
-                )  # fmt: skip
+            check_caps(settings, self.creators, self.origins, creator.id, address)
             try:
                 check_mix_fields(m)
                 mixed = table_mix(m.model_dump())
@@ -370,9 +342,14 @@ class Hosting:
         """Renew this process's leases a third of a lease apart; stop a table whose lease
         another process has taken (this one was cut off from the database for longer than
         a lease); take over the tables whose host stopped renewing (it died)."""
+        failing_since: float | None = None  # an outage is said once, and its end
         while not self.stopping.is_set():
             try:
                 held = await self.store.renew_leases(self.holder, self.settings.lease_seconds)
+                if failing_since is not None:
+                    log.warning("renewing table leases works again, after %.1f s",
+                                time.monotonic() - failing_since)  # fmt: skip
+                    failing_since = None
                 for table_id, db_id in list(self.db_tables.items()):
                     if db_id not in held and not self.tables[table_id].stopped:
                         log.error("table %s: another server has taken it over", table_id)
@@ -383,7 +360,11 @@ class Hosting:
                         await self._take_over(lease)
                 self.hosts = await self.store.hosts(other_than=self.holder)
             except Exception as exc:  # the database is away: try again next time
-                log.warning("renewing table leases failed: %s", exc)
+                if failing_since is None:
+                    log.warning("renewing table leases failed (%s); the tables play on and "
+                                "it is tried again every %.0f s", exc or type(exc).__name__,
+                                self.settings.lease_seconds / 3)  # fmt: skip
+                    failing_since = time.monotonic()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stopping.wait(), self.settings.lease_seconds / 3)
 
@@ -440,6 +421,48 @@ class Hosting:
         for session in self.sessions:
             session.tables.discard(table_id)
         return runner
+
+
+def check_caps(
+    settings: ServerSettings, creators: Mapping[str, int | None], origins: Mapping[str, str],
+    creator: int, address: str,
+) -> None:  # fmt: skip
+    """Refuse a new table past the caps on open tables per player, per address and in
+    all (``creators`` and ``origins``: the open tables' creators and addresses)."""
+    mine = sum(c == creator for c in creators.values())
+    theirs = sum(a == address for a in origins.values())
+    if mine >= settings.tables_per_player:
+        raise TableError(
+            "too_many_tables", f"a player may have {settings.tables_per_player} tables "
+            "open: close one (leave it, and it closes once idle)",
+        )  # fmt: skip
+    if theirs >= settings.tables_per_address:
+        raise TableError(
+            "too_many_tables", f"players at one address may have "
+            f"{settings.tables_per_address} tables open: join one",
+        )  # fmt: skip
+    if len(creators) >= settings.max_tables:
+        raise TableError(
+            "too_many_tables", f"players have opened the most tables this server "
+            f"holds ({settings.max_tables}): join one",
+        )  # fmt: skip
+
+
+def host_change(
+    stored: dict[str, Any], action: str, player: int | None, details: dict[str, Any]
+) -> dict[str, Any]:
+    """A private table's stored configuration with its new host, or its new blinds."""
+    stored = dict(stored)
+    if action == "transfer" and "private" in stored:
+        stored["private"] = {**stored["private"], "host": player}
+    elif action == "blinds":
+        ante = details["ante"]
+        kind = stored.get("ante_kind", "none")
+        stored.update(
+            small_blind=details["small_blind"], big_blind=details["big_blind"], ante=ante,
+            ante_kind=("per_player" if kind == "none" else kind) if ante else "none",
+        )  # fmt: skip
+    return stored
 
 
 _CLOCK = ("decision_seconds", "time_bank_seconds", "show_seconds")

@@ -7,7 +7,7 @@ import hashlib
 import secrets
 from collections.abc import Iterable
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server.store.base import UTC, StoreBase
@@ -59,14 +59,34 @@ class Accounts(StoreBase):
         return (found.id, found.name) if found else None
 
     async def guest(self, name: str) -> int:
-        """The player id for a guest name; :class:`StoreError` if an account has it."""
-        async with self.engine.connect() as conn:
+        """The player id for a guest name (made if new), marked seen now;
+        :class:`StoreError` if an account has it. Never from :meth:`ensure_players`'s
+        cache: a guest that never played may have been forgotten meanwhile, by this
+        process or another (server/store/pruning.py)."""
+        now = dt.datetime.now(UTC)
+        async with self.engine.begin() as conn:
+            await self._insert_missing(conn, Player, "name", {name}, {"seen_at": now})
             row = (
                 await conn.execute(select(Player.id, Player.token_hash).where(Player.name == name))
-            ).first()
-        if row is not None and row.token_hash is not None:
-            raise StoreError(f"the name {name!r} belongs to an account: sign in with its token")
-        return (await self.ensure_players([name]))[name]
+            ).one()
+            if row.token_hash is not None:
+                raise StoreError(f"the name {name!r} belongs to an account: sign in with its token")
+            await conn.execute(update(PLAYERS).where(PLAYERS.c.id == row.id).values(seen_at=now))
+        return int(row.id)
+
+    async def mark_seen(self, player_ids: Iterable[int]) -> None:
+        """The guests among these players are in use now (connected, seated, waiting):
+        kept, however long ago their hello was."""
+        ids = sorted(set(player_ids))
+        now = dt.datetime.now(UTC)
+        async with self.engine.begin() as conn:
+            for start in range(0, len(ids), 1_000):
+                await conn.execute(
+                    update(PLAYERS)
+                    .where(PLAYERS.c.id.in_(ids[start : start + 1_000]))
+                    .where(PLAYERS.c.seen_at.is_not(None))
+                    .values(seen_at=now)
+                )
 
 
 def token_hash(token: str) -> str:

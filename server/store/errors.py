@@ -4,12 +4,26 @@
     - :class:`UnknownHandError`: no such hand.
 
 (:class:`server.store.MigrationError`, a schema not at the newest migration, is the
-migrations' own.)
+migrations' own.) :data:`UNAVAILABLE` are the drivers' errors that mean the database is
+away (unreachable, silent, locked, restarting): worth trying again later.
 """
 
 from __future__ import annotations
 
-__all__ = ["StoreError", "UnknownHandError"]
+import sqlite3
+
+import asyncpg
+from sqlalchemy.exc import InterfaceError, OperationalError
+
+__all__ = ["UNAVAILABLE", "StoreError", "UnknownHandError"]
+
+UNAVAILABLE = (
+    OperationalError, InterfaceError, OSError, sqlite3.OperationalError,
+    asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.OperatorInterventionError,
+    asyncpg.InternalClientError,  # a connection the server ended mid-protocol
+)  # fmt: skip
+"""Errors that mean the database is unavailable (TimeoutError, a silent connection's,
+is an OSError)."""
 
 
 class StoreError(Exception):

@@ -119,7 +119,6 @@ class Imports(Accounts, Tables, Hands):
             started_at=started,
             ended_at=started,
             history_text=history.dump(hh),
-            imported=True,
             scale=replay.scale,
             currency=currency,
             hidden=hidden,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,9 +38,9 @@ LedgerRow = dict[str, Any]
 
 
 def entry(player_id: int, table_id: int, amount: int, reason: str, at: dt.datetime) -> LedgerRow:
-    """A ledger row for a balance change outside a hand."""
+    """A ledger row for a balance change outside a hand, with its own ``write_id``."""
     return {"player_id": player_id, "table_id": table_id, "hand_id": None, "amount": amount,
-            "reason": reason, "created_at": at}  # fmt: skip
+            "reason": reason, "created_at": at, "write_id": uuid.uuid4().hex}  # fmt: skip
 
 
 async def balances(conn: AsyncConnection, table_id: int) -> dict[int, int]:

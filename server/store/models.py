@@ -78,6 +78,10 @@ class Player(Base):
     name: Mapped[str] = mapped_column(String(64), unique=True)
     token_hash: Mapped[str | None] = mapped_column(String(128), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    """A guest's: their last ``hello``, or the last time a server held them (connected,
+    seated, waiting). A guest unseen for a day who never played is forgotten
+    (server/store/pruning.py). Accounts, bots and imported players have none."""
 
 
 class TableRecord(Base):
@@ -126,7 +130,8 @@ class Hand(Base):
     deck_commitment: Mapped[str | None] = mapped_column(String(64))
     seed: Mapped[str | None] = mapped_column(String(128))
     history: Mapped[str] = mapped_column(Text)
-    # SHA-256 of an imported history, so importing the same hand twice is noticed.
+    # SHA-256 of the history: importing the same hand twice is noticed, and a write
+    # retried after its commit's reply was lost finds the hand stored (server/store/writer.py).
     digest: Mapped[str | None] = mapped_column(String(64), unique=True)
 
 
@@ -180,6 +185,9 @@ class LedgerEntry(Base):
     amount: Mapped[int] = mapped_column(BigInteger)
     reason: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    write_id: Mapped[str | None] = mapped_column(String(32), unique=True)
+    """An entry outside a hand: a random id drawn when it was made, so that writing it
+    again (its commit's reply was lost) stores it once. A hand's entries have none."""
 
 
 class TableLease(Base):
@@ -264,6 +272,7 @@ class Deployment(Base):
 
 # The tables behind the models, for Core statements (the hot paths insert plain rows).
 PLAYERS = cast(Table, Player.__table__)
+TABLES = cast(Table, TableRecord.__table__)
 HANDS = cast(Table, Hand.__table__)
 HAND_PLAYERS = cast(Table, HandPlayer.__table__)
 ACTIONS = cast(Table, Action.__table__)

@@ -37,7 +37,6 @@ def hand_rows(
     started_at: datetime,
     ended_at: datetime,
     history_text: str | None = None,
-    imported: bool = False,
     scale: int = 1,
     currency: str | None = None,
     deck_commitment: str | None = None,
@@ -59,7 +58,10 @@ def hand_rows(
         "deck_commitment": deck_commitment,
         "seed": seed,
         "history": text,
-        "digest": hashlib.sha256(text.encode()).hexdigest() if imported else None,
+        # Unique: what says whether a hand is stored already, for an import (the same
+        # history twice) and for the writer retrying a commit whose reply was lost (a
+        # live hand's history carries its seed, so no two hands share it).
+        "digest": hashlib.sha256(text.encode()).hexdigest(),
     }
     players = _player_rows(hand, player_ids, hidden)
     ledger = [
@@ -69,6 +71,7 @@ def hand_rows(
             "amount": row["net"],
             "reason": "hand",
             "created_at": ended_at,
+            "write_id": None,  # written with its hand: the hand's digest says it is stored
         }
         for p, row in enumerate(players)
         if row["net"]

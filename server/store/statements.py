@@ -18,10 +18,13 @@ from server.store.records import HandRows
 __all__ = [
     "CHILD_COLUMNS",
     "HAND_COLUMNS",
+    "PG_STORED_ENTRIES",
+    "PG_STORED_HANDS",
     "PG_WRITE_HAND",
     "PG_WRITE_HAND_LEASED",
     "PG_WRITE_LEDGER",
     "PG_WRITE_LEDGER_LEASED",
+    "SQLITE_STORED",
     "SQLITE_TAKEN",
     "SQLITE_WRITE",
     "pg_arguments",
@@ -73,15 +76,20 @@ def _pg_type(table: Table, column: str) -> str:
 
 
 # A whole hand in one PostgreSQL statement (asyncpg's $n parameters): the hand row, then
-# its players, actions and ledger entries, all in the statement's own transaction.
+# its players, actions and ledger entries, all in the statement's own transaction. A
+# hand whose digest is stored already (written again: its commit's reply was lost)
+# inserts nothing and returns no id: the writer then finds it by its digest
+# (PG_STORED_HANDS), in a statement of its own, which sees a commit made meanwhile.
 PG_WRITE_HAND = (
     f"WITH h AS (INSERT INTO hands ({', '.join(HAND_COLUMNS)}) "
-    f"VALUES ({', '.join(f'${i}' for i in range(1, _N + 1))}) RETURNING id), "
+    f"VALUES ({', '.join(f'${i}' for i in range(1, _N + 1))}) "
+    "ON CONFLICT (digest) DO NOTHING RETURNING id), "
     f"p AS ({_json_insert(HAND_PLAYERS, _N + 1)}), "
     f"a AS ({_json_insert(ACTIONS, _N + 2)}), "
     f"l AS ({_json_insert(LEDGER, _N + 3)}) "
     "SELECT id FROM h"
 )
+PG_STORED_HANDS = "SELECT digest, id FROM hands WHERE digest = ANY($1::text[])"
 
 # The lease on a table, locked (if there is one) until the commit; then "not another's".
 _PG_LEASE = "SELECT holder FROM table_leases WHERE table_id = {table} FOR SHARE"
@@ -99,26 +107,36 @@ PG_WRITE_HAND_LEASED = PG_WRITE_HAND.replace(
     + f" WHERE NOT EXISTS (SELECT 1 FROM lease WHERE holder <> ${_N + 4})",
 )
 
+# Entries outside a hand, idempotent by their write_id as hands are by their digest.
 PG_WRITE_LEDGER = (
     f"INSERT INTO ledger ({', '.join(CHILD_COLUMNS['ledger'])}) "
-    f"VALUES ({', '.join(f'${i}' for i in range(1, len(CHILD_COLUMNS['ledger']) + 1))})"
+    f"VALUES ({', '.join(f'${i}' for i in range(1, len(CHILD_COLUMNS['ledger']) + 1))}) "
+    "ON CONFLICT (write_id) DO NOTHING"
 )
 _LEDGER_TABLE = f"${CHILD_COLUMNS['ledger'].index('table_id') + 1}"
+# A row back per entry inserted: none when another server holds the lease, or when the
+# entry is stored already (PG_STORED_ENTRIES tells which).
 PG_WRITE_LEDGER_LEASED = (
     f"INSERT INTO ledger ({', '.join(CHILD_COLUMNS['ledger'])}) SELECT "
     + ", ".join(f"${i}::{_pg_type(LEDGER, c)}" for i, c in enumerate(CHILD_COLUMNS["ledger"], 1))
     + f" WHERE {_LEDGER_TABLE}::bigint IS NULL OR NOT EXISTS (SELECT 1 FROM ("
     + _PG_LEASE.format(table=f"{_LEDGER_TABLE}::bigint")
-    + f") AS lease WHERE holder <> ${len(CHILD_COLUMNS['ledger']) + 1}) RETURNING 1"
+    + f") AS lease WHERE holder <> ${len(CHILD_COLUMNS['ledger']) + 1}) "
+    "ON CONFLICT (write_id) DO NOTHING RETURNING write_id"
 )
+PG_STORED_ENTRIES = "SELECT write_id FROM ledger WHERE write_id = ANY($1::text[])"
 
 SQLITE_TAKEN = "SELECT 1 FROM table_leases WHERE table_id = ? AND holder <> ?"
-# SQLite's statements for the hand writer (plain sqlite3: the hot path).
+# SQLite's statements for the hand writer (plain sqlite3: the hot path), idempotent as
+# PostgreSQL's are: a hand (by its digest) or an entry (by its write_id) written again is
+# stored once (the hand's id found with SQLITE_STORED).
 SQLITE_WRITE = {
     name: f"INSERT INTO {name} ({', '.join(cs)}) VALUES ({', '.join('?' * len(cs))})"
     for name, cs in [(HANDS.name, HAND_COLUMNS), *CHILD_COLUMNS.items()]
 }
-SQLITE_WRITE[HANDS.name] += " RETURNING id"
+SQLITE_WRITE[HANDS.name] += " ON CONFLICT (digest) DO NOTHING RETURNING id"
+SQLITE_WRITE[LEDGER.name] += " ON CONFLICT (write_id) DO NOTHING"
+SQLITE_STORED = "SELECT id FROM hands WHERE digest = ?"
 
 
 def sqlite_row(row: dict[str, Any], columns: list[str], hand_id: int | None) -> list[Any]:

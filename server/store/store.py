@@ -6,7 +6,8 @@ transaction, rows inserted with SQLAlchemy Core (the ORM's unit of work costs se
 times the CPU for these plain inserts); reads use the typed models.
 
 :class:`Store` is composed of one part per aggregate, each in its own module: accounts
-(players), tables, leases, hands (with the hand writer), imports and tournaments.
+(players), tables, leases, hands (with the hand writer), imports, tournaments and
+pruning (what never mattered).
 """
 
 from __future__ import annotations
@@ -24,15 +25,21 @@ from server.store.errors import StoreError
 from server.store.imports import Imports
 from server.store.leases import Leases
 from server.store.models import Deployment
+from server.store.pruning import Pruning
 from server.store.tournaments import Tournaments
 
-__all__ = ["SQLITE_WAIT_SECONDS", "Store"]
+__all__ = ["PG_CONNECT_SECONDS", "PG_STATEMENT_SECONDS", "SQLITE_WAIT_SECONDS", "Store"]
 
 SQLITE_WAIT_SECONDS = 30.0
 """How long a connection of the store waits for another process's write to SQLite."""
+PG_CONNECT_SECONDS = 10.0
+"""How long connecting to PostgreSQL may take before it counts as unavailable."""
+PG_STATEMENT_SECONDS = 30.0
+"""How long one PostgreSQL statement may take before it counts as unavailable (the hand
+writer has its own, shorter deadline: ``HandWriter.attempt_seconds``)."""
 
 
-class Store(Imports, Leases, Tournaments):
+class Store(Imports, Leases, Tournaments, Pruning):
     """Hands, players, tables and the chip ledger in one database. (:class:`Imports`
     brings in the accounts, tables and hands it stores into.)"""
 
@@ -49,7 +56,14 @@ class Store(Imports, Leases, Tournaments):
         """
         options: dict[str, Any] = {}
         if not url.startswith("sqlite"):
-            options = {"pool_size": pool_size, "max_overflow": pool_size}
+            # A network that goes silent answers nothing, not even an error: every
+            # connection attempt and statement has a deadline, and a pooled connection
+            # is checked before use (one the outage broke is replaced, not failed on).
+            options = {
+                "pool_size": pool_size, "max_overflow": pool_size, "pool_pre_ping": True,
+                "connect_args": {"timeout": PG_CONNECT_SECONDS,
+                                 "command_timeout": PG_STATEMENT_SECONDS},
+            }  # fmt: skip
         else:  # another process (a server, the CLI) writing: wait our turn, quietly
             options = {"connect_args": {"timeout": SQLITE_WAIT_SECONDS}}
         engine = create_async_engine(url, **options)

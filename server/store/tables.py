@@ -40,7 +40,10 @@ class Tables(StoreBase):
         self, name: str, config: dict[str, Any], *, imported: bool = False
     ) -> int:
         """The id of the table called ``name``, creating it with ``config`` if need be.
-        Imported hands go to ``imported`` tables, apart from a live table of that name."""
+        Imported hands go to ``imported`` tables, apart from a live table of that name.
+        Only imported tables' ids are kept here (an import asks once a hand): a live
+        table where nothing happened may be deleted meanwhile (server/store/pruning.py),
+        by this process or another."""
         key = (name, imported)
         if key not in self._tables:
             async with self.engine.begin() as conn:
@@ -52,7 +55,10 @@ class Tables(StoreBase):
                         TableRecord.name == name, TableRecord.imported == imported
                     )
                 )
-                self._tables[key] = row.scalar_one()
+                table_id: int = row.scalar_one()
+            if not imported:
+                return table_id
+            self._tables[key] = table_id
         return self._tables[key]
 
     async def table_config(self, table_id: int) -> dict[str, Any]:

@@ -13,21 +13,24 @@ import time
 from typing import Any
 
 import asyncpg
-from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.store import ledger
 from server.store.base import UTC, StoreBase, sqlite_pragmas
-from server.store.errors import StoreError
+from server.store.errors import UNAVAILABLE, StoreError
 from server.store.models import ACTIONS, HAND_PLAYERS, HANDS, LEDGER
 from server.store.records import HandRows
 from server.store.statements import (
     CHILD_COLUMNS,
     HAND_COLUMNS,
+    PG_STORED_ENTRIES,
+    PG_STORED_HANDS,
     PG_WRITE_HAND,
     PG_WRITE_HAND_LEASED,
     PG_WRITE_LEDGER,
     PG_WRITE_LEDGER_LEASED,
+    SQLITE_STORED,
     SQLITE_TAKEN,
     SQLITE_WRITE,
     pg_arguments,
@@ -44,14 +47,9 @@ class _LeaseLost(Exception):
 
 
 # Errors a write can meet: the database refusing these rows (retrying is no use), and the
-# database being unreachable, locked or restarting (retrying is).
+# database being unreachable, locked or restarting (retrying is: errors.UNAVAILABLE).
 _REFUSED = (
     IntegrityError, asyncpg.IntegrityConstraintViolationError, sqlite3.IntegrityError, _LeaseLost
-)  # fmt: skip
-_UNAVAILABLE = (
-    OperationalError, InterfaceError, OSError, sqlite3.OperationalError,
-    asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.OperatorInterventionError,
-    asyncpg.InternalClientError,  # a connection the server ended mid-protocol
 )  # fmt: skip
 
 
@@ -65,11 +63,17 @@ class HandWriter:
     written goes into the next. One connection and one commit per round however many
     tables there are, and on SQLite a single writer, so no table waits on the database
     lock. A database that goes away is retried for ``retry_seconds`` (tables wait) before
-    the writes fail."""
+    the writes fail (None: until it is back). Every write is idempotent, so a retry
+    after a lost reply stores nothing twice."""
 
-    def __init__(self, store: StoreBase, retry_seconds: float, holder: str | None) -> None:
+    def __init__(
+        self, store: StoreBase, retry_seconds: float | None, holder: str | None,
+        attempt_seconds: float = 10.0,
+    ) -> None:  # fmt: skip
         self.store = store
         self.retry_seconds = retry_seconds
+        self.attempt_seconds = attempt_seconds
+        self._give_up_at: float | None = None  # set by stop_retrying
         # A server process's id: then no row for a table is written while another process
         # holds the table's lease, checked in the same transaction (fencing: a process
         # another has taken a table from cannot write a late hand into it).
@@ -139,8 +143,12 @@ class HandWriter:
                 self._idle.set()
 
     async def aclose(self) -> None:
-        """Refuse new writes, wait for those under way, and close the connection."""
+        """Refuse new writes, wait for those under way, and close the connection. A
+        writer that waits for the database without end gives up 5 s from now, if
+        :meth:`stop_retrying` has not said otherwise."""
         self._closing = True
+        if self.retry_seconds is None and self._give_up_at is None:
+            self.stop_retrying(5.0)
         await self._idle.wait()
         if self._checkpoint is not None:
             await self._checkpoint
@@ -171,16 +179,27 @@ class HandWriter:
         _settle(batch, failure)
 
     async def _write_retrying(self, items: list[HandRows | ledger.LedgerRow]) -> list[int | None]:
-        deadline = time.monotonic() + self.retry_seconds
+        """Write ``items``, retrying while the database is unavailable: for
+        ``retry_seconds`` (None: until it is back, or until :meth:`stop_retrying`). Each
+        attempt has ``attempt_seconds``: a connection that went silent (a network dropping
+        packets) is given up and a new one tried. Sending the same rows again is safe:
+        every write is idempotent (a hand's digest, an entry's write_id), so a commit whose
+        reply was lost is stored once."""
+        started = time.monotonic()
         # Quick retries first: SQLite is often only locked for a millisecond by another
         # connection's transaction (a lease renewed); 0.1 s at once would stall every
         # table's next hand (lockstep latency p99 15 -> 55 ms).
         pause = 0.002
-        waited, warned = 0.0, False
+        warned = False
         while True:
             try:
-                await self._connect()
-                return await self._write(items)
+                async with asyncio.timeout(self.attempt_seconds):
+                    await self._connect()
+                    ids = await self._write(items)
+                if warned:
+                    log.warning("writing to the database works again, after %.1f s",
+                                time.monotonic() - started)  # fmt: skip
+                return ids
             except _REFUSED as exc:
                 rows = next((i for i in items if isinstance(i, HandRows)), None)
                 what = (
@@ -189,17 +208,32 @@ class HandWriter:
                 )  # fmt: skip
                 reason = str(getattr(exc, "orig", exc)).splitlines()[0]
                 raise StoreError(f"{what} was not stored: {reason}") from exc
-            except _UNAVAILABLE as exc:
+            except UNAVAILABLE as exc:  # TimeoutError is an OSError: a silent connection
                 await self._disconnect()
-                if time.monotonic() + pause > deadline:
-                    raise StoreError(f"the database is unavailable: {exc}") from exc
+                waited = time.monotonic() - started
+                deadline = self._deadline(started)
+                if deadline is not None and time.monotonic() + pause > deadline:
+                    raise StoreError(f"the database is unavailable: {_why(exc)}") from exc
                 if waited >= 1.0 and not warned:  # not a moment's lock: say so, once
-                    log.warning("writing to the database failed for %.1f s (%s); retrying",
-                                waited, exc)  # fmt: skip
+                    log.warning("writing to the database failed for %.1f s (%s); retrying "
+                                "until it is back", waited, _why(exc))  # fmt: skip
                     warned = True
                 await asyncio.sleep(pause)
-                waited += pause
                 pause = min(2 * pause, 2.0)
+
+    def _deadline(self, started: float) -> float | None:
+        """When retries give up: ``retry_seconds`` after the first attempt, or the moment
+        :meth:`stop_retrying` set, whichever is first."""
+        ends = [] if self.retry_seconds is None else [started + self.retry_seconds]
+        if self._give_up_at is not None:
+            ends.append(self._give_up_at)
+        return min(ends, default=None)
+
+    def stop_retrying(self, grace: float) -> None:
+        """The server is stopping: writes waiting for the database give up ``grace``
+        seconds from now (what they were to store is then the next start's to settle:
+        a hand not stored is void, as after a crash)."""
+        self._give_up_at = time.monotonic() + grace
 
     async def _connect(self) -> None:
         if self.store.is_sqlite:
@@ -216,11 +250,13 @@ class HandWriter:
 
     async def _disconnect(self) -> None:
         conn, self._conn, self._driver = self._conn, None, None
-        if conn is not None:
+        if conn is not None:  # bounded: a silent network never answers a goodbye
             with contextlib.suppress(Exception):
-                await conn.invalidate()
+                async with asyncio.timeout(5.0):
+                    await conn.invalidate()
             with contextlib.suppress(Exception):
-                await conn.close()
+                async with asyncio.timeout(5.0):
+                    await conn.close()
         lite, self._sqlite = self._sqlite, None
         if lite is not None:
             lite.close()
@@ -238,17 +274,11 @@ class HandWriter:
         # execution layer costs three times the driver's CPU); several are pipelined in
         # one implicit transaction (executemany): one round trip either way.
         if entries:
-            columns = CHILD_COLUMNS[LEDGER.name]
-            rows = [[e[c] for c in columns] for e in entries]
-            if self.holder is None:
-                await self._driver.executemany(PG_WRITE_LEDGER, rows)
-            else:  # one row back per entry written: fewer means a lease was lost
-                written = await self._driver.fetchmany(
-                    PG_WRITE_LEDGER_LEASED, [[*r, self.holder] for r in rows]
-                )
-                if len(written) != len(entries):
-                    raise _LeaseLost("this server no longer hosts the table")
+            await self._write_entries_pg(entries)
             return [None] * len(entries)
+        return await self._write_hands_pg(hands)
+
+    async def _write_hands_pg(self, hands: list[HandRows]) -> list[int | None]:
         if self.holder is None:
             statement, arguments = PG_WRITE_HAND, [pg_arguments(r) for r in hands]
         else:
@@ -259,9 +289,33 @@ class HandWriter:
             records = [] if hand_id is None else [(hand_id,)]
         else:
             records = await self._driver.fetchmany(statement, arguments)
-        if len(records) != len(hands):  # a hand of a table this server no longer hosts
+        if len(records) == len(hands):
+            return [int(r[0]) for r in records]
+        # Some hand inserted nothing: stored already (written again after a lost reply),
+        # or its table is another server's now. Its digest says which (this statement
+        # sees every commit, this round's included).
+        digests = [r.hand["digest"] for r in hands]
+        stored = dict(await self._driver.fetch(PG_STORED_HANDS, digests))
+        if all(d in stored for d in digests):
+            return [int(stored[d]) for d in digests]
+        # (A batch is then written again one hand at a time, each getting its own answer.)
+        raise _LeaseLost("this server no longer hosts the table")
+
+    async def _write_entries_pg(self, entries: list[ledger.LedgerRow]) -> None:
+        columns = CHILD_COLUMNS[LEDGER.name]
+        rows = [[e[c] for c in columns] for e in entries]
+        if self.holder is None:  # an entry stored already is skipped (its write_id)
+            await self._driver.executemany(PG_WRITE_LEDGER, rows)
+            return
+        written = await self._driver.fetchmany(
+            PG_WRITE_LEDGER_LEASED, [[*r, self.holder] for r in rows]
+        )
+        if len(written) == len(entries):
+            return
+        ids = [e["write_id"] for e in entries]  # stored already, or not ours to store?
+        stored = {r[0] for r in await self._driver.fetch(PG_STORED_ENTRIES, ids)}
+        if not all(i in stored for i in ids):
             raise _LeaseLost("this server no longer hosts the table")
-        return [int(r[0]) for r in records]
 
     def _checkpoint_later(self) -> None:
         """SQLite: once the write-ahead log has grown, copy it back into the database in a
@@ -291,7 +345,12 @@ class HandWriter:
             ids = []
             for rows in hands:
                 hand = sqlite_row(rows.hand, HAND_COLUMNS, None)
-                (hand_id,) = conn.execute(SQLITE_WRITE[HANDS.name], hand).fetchone()
+                inserted = conn.execute(SQLITE_WRITE[HANDS.name], hand).fetchone()
+                if inserted is None:  # stored already (written again): its id, no more
+                    (stored,) = conn.execute(SQLITE_STORED, (rows.hand["digest"],)).fetchone()
+                    ids.append(stored)
+                    continue
+                (hand_id,) = inserted
                 ids.append(hand_id)
                 for table, children in (
                     (HAND_PLAYERS, rows.players), (ACTIONS, rows.actions), (LEDGER, rows.ledger)
@@ -324,6 +383,13 @@ def _checkpoint(path: str) -> None:
         log.warning("checkpointing the SQLite log failed: %s", exc)
     finally:
         conn.close()
+
+
+def _why(exc: BaseException) -> str:
+    """A failure in a few words (a timeout has no message of its own)."""
+    if isinstance(exc, TimeoutError):
+        return "no answer: the connection went silent"
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
 def _settle(batch: list[tuple[Any, asyncio.Future[int | None]]], failure: BaseException) -> None:

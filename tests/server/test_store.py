@@ -160,11 +160,37 @@ async def test_a_failed_write_leaves_nothing_behind(db_url: str) -> None:
     async with Store.open(db_url, upgrade=True) as store:
         await write_played(store, hands[:1])
         before = await counts(store)
-        # The same table and hand number again breaks a unique constraint after the
-        # hand row is built: the whole transaction must go.
+        # Another hand under the same table and hand number breaks a unique constraint
+        # after the hand row is built: the whole transaction must go.
+        ids = await store.ensure_players(NAMES)
+        table_id = await store.ensure_table("test table", {})
+        other = rows_of(hands[1], table_id, ids)
+        other.hand["hand_number"] = 1
         with pytest.raises(StoreError, match="hand 1 of table 1 was not stored"):
-            await write_played(store, hands[:1])
+            await store.write_hand(other)
         assert await counts(store) == before
+
+
+async def test_the_same_hand_written_again_is_stored_once(db_url: str) -> None:
+    """A write retried after its commit's reply was lost sends the same rows again: the
+    hand's digest finds it stored, and its id comes back (issue 29)."""
+    hands = list(play_hands(1, seed=3))
+    async with Store.open(db_url, upgrade=True) as store:
+        (first,) = await write_played(store, hands)
+        before = await counts(store)
+        assert await write_played(store, hands) == [first]
+        async with store.writer() as writer:  # batched with a new hand, in one round
+            ids = await store.ensure_players(NAMES)
+            table_id = await store.ensure_table("test table", {})
+            new = rows_of(next(iter(play_hands(2, seed=3))), table_id, ids)
+            new.hand["hand_number"] = 7
+            new.hand["digest"] = "f" * 64
+            again, fresh = await asyncio.gather(
+                writer.write(rows_of(hands[0], table_id, ids)), writer.write(new)
+            )
+        assert again == first and fresh != first
+        after = await counts(store)
+        assert after[0] == before[0] + 1  # one hand more, not two
 
 
 async def counts(store: Store) -> tuple[int, ...]:
@@ -434,12 +460,17 @@ async def test_one_writer_commits_many_tables_hands_together(
                 *await asyncio.gather(*(writer.write(rows(n)) for n in (29, 30, 31))),
             ]
             assert rounds[2:] == [1, 3] and len(set(later)) == 4
-            # A hand stored already is refused; the others in its round are not.
+            # Another hand under a stored hand's number is refused; the others in its
+            # round are not; a stored hand written again gives its id back.
+            clash = rows(3)
+            clash.hand["hand_number"] = hands[0].setup.hand_number
+            clash.hand["digest"] = "0" * 64  # not a hand stored: another one
             again = await asyncio.gather(
-                writer.write(rows(0)), writer.write(rows(27)), return_exceptions=True
-            )
+                writer.write(clash), writer.write(rows(27)), writer.write(rows(0)),
+                return_exceptions=True,
+            )  # fmt: skip
         assert isinstance(again[0], StoreError) and "was not stored" in str(again[0])
-        assert isinstance(again[1], int)
+        assert isinstance(again[1], int) and again[2] == written[0]
         assert written[-1] is None and len(set(written[:-1])) == 27
         stored = [*written[:-1], *later, again[1]]
         assert await store.hand_ids() == sorted(stored)  # type: ignore[type-var]
