@@ -99,13 +99,21 @@ class Lobby:
         """Watch, through the bus, a table another process hosts."""
         remote = self.followed.get(table_id)
         if remote is None:
-            remote = self.followed[table_id] = RemoteTable(table_id, self.bus)
+            remote = self.followed[table_id] = RemoteTable(
+                table_id, self.bus, host=lambda: self._host_of(table_id)
+            )
             assert self.hosting.group is not None
             remote.task = self.hosting.group.create_task(
                 run_followed(remote), name=f"following {table_id}"
             )
             remote.task.add_done_callback(lambda _: self._unfollow(table_id, remote))
         return await remote.watch(session)
+
+    def _host_of(self, table_id: str) -> str | None:
+        """Where a table is hosted, by the leases: this process, another, or nowhere."""
+        if table_id in self.hosting.tables:
+            return self.hosting.address
+        return self.hosting.hosts.get(table_id)
 
     def unwatch(self, session: Session, table_id: str) -> None:
         remote = self.followed.get(table_id)

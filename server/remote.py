@@ -5,14 +5,20 @@ hand's deck commitment), and after
 every batch the table's state (a ``snapshot``), retained (``server.bus.topics``). A
 :class:`RemoteTable` follows both for the spectators connected here: a newcomer gets the
 latest state, then every event with a higher ``seq``, exactly the messages a spectator on
-the hosting process gets. The broker delivers one publisher's messages in order; a gap
-(a message lost to a broker restart) is repaired by sending the next state again.
+the hosting process gets. The broker delivers one publisher's messages in order, and a
+state goes out after the events it covers; so spectators here never miss an event
+silently: a gap in ``seq`` (events lost to a broker cut, or dropped by a publisher whose
+queue was full) is repaired by sending them the next state, and a state ahead of the
+last event they got (this process's subscription came back after a cut, and the broker's
+retained state is newer) is sent to them at once. Either snapshot carries
+``missed_events``: how many events they did not get (docs/protocol.md, "Events on MQTT").
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -33,10 +39,17 @@ __all__ = ["RemoteTable"]
 class RemoteTable:
     """One table hosted elsewhere, and who watches it from this process."""
 
-    def __init__(self, table_id: str, bus: EventBus, ready_seconds: float = 5.0) -> None:
+    def __init__(
+        self, table_id: str, bus: EventBus, ready_seconds: float = 5.0,
+        host: Callable[[], str | None] | None = None, check_seconds: float = 5.0,
+    ) -> None:  # fmt: skip
         self.table_id = table_id
         self.bus = bus
         self.ready_seconds = ready_seconds
+        # Where the table is hosted now, by the leases (None: nowhere), looked at when
+        # nothing has come for check_seconds: the empty state a table leaves when it
+        # stops is not retained, and is missed by a subscription that was down then.
+        self.host, self.check_seconds = host, check_seconds
         self.watchers: set[Subscriber] = set()
         self.snapshot: dict[str, Any] | None = None
         self.seq = 0  # the last event (or state) passed on
@@ -65,7 +78,16 @@ class RemoteTable:
         """Pass the table's messages on until it stops (or this task is cancelled)."""
         async with self.bus.subscribe(self.bus.topics.table(self.table_id)) as queue:
             while True:
-                topic, payload = await queue.get()
+                try:
+                    topic, payload = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    try:
+                        async with asyncio.timeout(self.check_seconds):
+                            topic, payload = await queue.get()
+                    except TimeoutError:
+                        if self._gone():
+                            return
+                        continue
                 try:
                     if topic.endswith("/state"):
                         if not self._state(payload):
@@ -74,6 +96,17 @@ class RemoteTable:
                         self._event(payload)
                 except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
                     log.warning("table %s: a malformed message on %s", self.table_id, topic)
+
+    def _gone(self) -> bool:
+        """Whether the table has stopped, or moved, by the leases (its spectators are
+        told so)."""
+        if self.host is None or not self.ready.is_set():
+            return False
+        where = self.host()
+        if where == self.address:
+            return False
+        self._close("closed" if where is None else "moved")
+        return True
 
     def _close(self, reason: str) -> None:
         closed = protocol.dumps({"type": "table_closed", "table": self.table_id, "reason": reason})
@@ -97,13 +130,22 @@ class RemoteTable:
         seq = int(snapshot["seq"])
         if self.ready.is_set() and seq <= self.seq:
             return True  # the events already told it
+        missed = seq - self.seq
         self.snapshot, self.seq = snapshot, seq
         self.hand_number = int(snapshot["view"]["hand_number"])
-        if self.behind:  # spectators here missed events: they start again from here
+        if self.ready.is_set():
+            # Events seq - missed + 1 .. seq never reached the spectators here (a state
+            # comes after the events it covers): they start again from here, and are
+            # told how many events they missed.
             self.behind = False
-            text = protocol.dumps(snapshot)
+            text = protocol.dumps({**snapshot, "missed_events": missed})
             for session in self.watchers:
-                session.send_table(self.table_id, snapshot["view"]["hand_number"], [text])
+                session.send_table(self.table_id, self.hand_number, [text])
+            log.warning(
+                "table %s: %d events did not reach this process (the broker was away?): "
+                "its %d spectators here were sent its state again", self.table_id, missed,
+                len(self.watchers),
+            )  # fmt: skip
         self.ready.set()
         return True
 

@@ -2,7 +2,8 @@
 
 One small seam, :class:`EventBus`, with two implementations: :class:`LocalBus` (the
 default: in the process, for whoever subscribes here) and ``server.bus.mqtt.MqttBus``
-(an MQTT broker, through aiomqtt; the only module that imports it). Publishing never
+(an MQTT broker, through aiomqtt; the only module that imports it); and :class:`NoBus`,
+where nothing goes (a private table's: it publishes nothing). Publishing never
 waits and never raises: a table never waits on the bus, and a bus that cannot keep up
 drops messages and counts them (``dropped``). Each bus has its :class:`Topics`: the
 topics (docs/protocol.md, "Events on MQTT") under the root the operator chose.
@@ -22,6 +23,7 @@ __all__ = [
     "DEFAULT_PREFIX",
     "EventBus",
     "LocalBus",
+    "NoBus",
     "Topics",
     "check_bus",
     "open_bus",
@@ -107,6 +109,32 @@ class LocalBus:
             yield queue
         finally:
             self._subscribers.remove(entry)
+
+
+class NoBus:
+    """A bus where nothing goes: a private table's (docs/protocol.md, "Events on MQTT":
+    a private table publishes nothing, whatever bus the server has). Nobody subscribes to
+    it, and whatever is published is forgotten at once."""
+
+    def __init__(self, topics: Topics | None = None) -> None:
+        self.topics = topics or Topics()
+        self.dropped = 0
+
+    @property
+    def active(self) -> bool:
+        return False  # so publishers build nothing
+
+    @property
+    def shared(self) -> bool:
+        return False
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> None:
+        pass
+
+    @contextlib.asynccontextmanager
+    async def subscribe(self, pattern: str) -> AsyncIterator[asyncio.Queue[tuple[str, bytes]]]:
+        """A queue nothing ever arrives on."""
+        yield asyncio.Queue(1)
 
 
 def check_bus(url: str, prefix: str = DEFAULT_PREFIX) -> None:

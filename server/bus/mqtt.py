@@ -1,10 +1,14 @@
 """The MQTT bus: what the server publishes goes to a broker, through aiomqtt.
 
-Publishing puts the message on a bounded queue and returns; one task sends the queue
-to the broker. When the broker goes away the task reconnects (0.5 s, doubling to 5 s)
-and the queue holds what is published meanwhile, up to ``queue_size`` messages; past
-that, new messages are dropped and counted in ``dropped``. Messages go at QoS 0: one the
-broker had not received when the connection broke is lost.
+Publishing puts the message in a bounded queue (:class:`server.bus.outbox.Outbox`) and
+returns; one task sends the queue to the broker. When the broker goes away the task
+reconnects (0.5 s, doubling to 5 s) and the queue holds what is published meanwhile:
+the latest retained message of each topic (a table's state and lobby line are never
+dropped), and other messages up to ``queue_size``, shared fairly between tables; past
+that, messages are dropped (the busiest table's) and counted in ``dropped``. The outage is
+logged once when it starts, and once when it ends with what was dropped meanwhile.
+Messages go at QoS 0: one the broker had not received when the connection broke is
+lost; retained ones are sent again after every reconnection.
 
 Subscribing (:meth:`MqttBus.subscribe`) gives a bounded queue of what the broker sends on
 the matching topics; subscriptions are renewed on every reconnection (retained messages
@@ -32,6 +36,7 @@ import aiomqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from server.bus.outbox import Outbox
 from server.bus.topics import DEFAULT_PREFIX, Topics, deliver
 
 log = logging.getLogger("pokerroom")
@@ -61,7 +66,8 @@ class MqttBus:
         self.foreign = 0
         """Messages ignored: they did not carry this deployment's id."""
         self.connected = asyncio.Event()
-        self._queue: asyncio.Queue[tuple[str, bytes, bool]] = asyncio.Queue(queue_size)
+        self.queue_size = queue_size
+        self._queue = Outbox(queue_size)  # one table at full speed cannot fill it for all
         self._subscriptions: list[tuple[str, asyncio.Queue[tuple[str, bytes]]]] = []
         self._client: aiomqtt.Client | None = None  # while connected
 
@@ -78,7 +84,7 @@ class MqttBus:
         """A queue of ``(topic, payload)`` the broker sends on topics matching
         ``pattern``, for the duration of the block. A subscriber that does not keep up
         loses messages (counted in ``dropped``)."""
-        queue: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(self._queue.maxsize)
+        queue: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(self.queue_size)
         entry = (pattern, queue)
         self._subscriptions.append(entry)
         await self._tell_broker(lambda client: client.subscribe(pattern))
@@ -109,7 +115,8 @@ class MqttBus:
         queue_size: int = 10_000,
     ) -> AsyncIterator[MqttBus]:
         """A bus sending to the broker at ``mqtt://host[:port]`` until the block ends,
-        under ``prefix``, as ``deployment``."""
+        under ``prefix``, as ``deployment``; ``queue_size`` messages (not retained) may
+        wait."""
         host, port = cls.address(url)
         bus = cls(host, port, deployment=deployment, prefix=prefix, queue_size=queue_size)
         sender = asyncio.create_task(bus._send_forever(), name="mqtt bus")
@@ -135,21 +142,19 @@ class MqttBus:
         return parts.hostname, port
 
     def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> None:
-        try:
-            self._queue.put_nowait((topic, payload, retain))
-        except asyncio.QueueFull:
-            self.dropped += 1
+        self.dropped += self._queue.put(topic, payload, retain, connected=self.connected.is_set())
 
     async def _drain(self, timeout: float) -> None:
         """At shutdown: give the queue a moment to reach a connected broker."""
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout):
-                while not self._queue.empty() and self.connected.is_set():
+                while self._queue and self.connected.is_set():
                     await asyncio.sleep(0.01)
 
     async def _send_forever(self) -> None:
         pause = 0.5
-        down = False  # an outage is logged once, not at every retry
+        down: tuple[float, int] | None = None  # since when, and what was dropped by then
+        loop = asyncio.get_running_loop()
         while True:
             try:
                 async with (
@@ -162,22 +167,29 @@ class MqttBus:
                         await client.subscribe(pattern)
                     self._client = client
                     self.connected.set()
+                    self._queue.again()  # the retained: the broker may have lost them
                     pause = 0.5
-                    if down:
-                        log.warning("MQTT broker %s:%d is back", self.host, self.port)
-                        down = False
+                    if down is not None:
+                        since, dropped = down
+                        log.warning(
+                            "MQTT broker %s:%d is back after %.1f s: %d messages dropped "
+                            "meanwhile, %d waiting to go", self.host, self.port,
+                            loop.time() - since, self.dropped - dropped, len(self._queue),
+                        )  # fmt: skip
+                        down = None
                     tg.create_task(self._watch(client))
                     tg.create_task(self._send(client))
             except* aiomqtt.MqttError as failed:
                 self._client = None
                 self.connected.clear()
-                if not down:
+                if down is None:  # an outage is logged once, not at every retry
                     log.warning(
-                        "MQTT broker %s:%d unreachable (%s); tables play on, events wait "
-                        "(up to %d) and publishing resumes when it is back",
-                        self.host, self.port, failed.exceptions[0], self._queue.maxsize,
+                        "MQTT broker %s:%d unreachable (%s); tables play on, messages wait "
+                        "(up to %d, shared fairly between tables; their states and lobby "
+                        "lines always) and publishing resumes when it is back",
+                        self.host, self.port, failed.exceptions[0], self._queue.size,
                     )  # fmt: skip
-                    down = True
+                    down = (loop.time(), self.dropped)
                 await asyncio.sleep(pause)
                 pause = min(2 * pause, 5.0)
 

@@ -36,14 +36,14 @@ def own_prefix() -> str:
 
 @contextlib.asynccontextmanager
 async def test_bus(
-    deployment: str, url: str = MOSQUITTO, prefix: str | None = None
+    deployment: str, url: str = MOSQUITTO, prefix: str | None = None, **options: int
 ) -> AsyncIterator[MqttBus]:
     """An MQTT bus under a root of its own (or ``prefix``), whose retained messages are
     cleared when the block ends (on the shared broker: a broker of the test's own keeps
-    nothing once stopped)."""
+    nothing once stopped); ``options``: :meth:`MqttBus.connect`'s queue sizes."""
     prefix = prefix or own_prefix()
     try:
-        async with MqttBus.connect(url, deployment=deployment, prefix=prefix) as bus:
+        async with MqttBus.connect(url, deployment=deployment, prefix=prefix, **options) as bus:
             yield bus
     finally:
         if url == MOSQUITTO:

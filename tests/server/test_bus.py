@@ -7,11 +7,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import shutil
 import socket
 import subprocess
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +25,11 @@ from server.app import PokerServer, ServerSettings
 from server.bots import load_bot
 from server.bus import LocalBus, Topics, open_bus, topic_matches
 from server.bus.mqtt import MqttBus
+from server.bus.outbox import Outbox
 from server.hosting import house_config
 from server.store import Store
 from server.tables import TableRunner
+from tests.faults import proxy
 from tests.helpers import ask
 from tests.server.mqtt import (
     FOREIGN,
@@ -294,3 +297,114 @@ async def test_each_database_has_its_own_deployment_id(tmp_path: Path) -> None:
             ids.append(await store.deployment())
     assert ids[0] == ids[1] != ids[2]
     assert all(len(i) == 32 for i in ids)
+
+
+def flood(publish: Callable[[str, bytes, bool], object], topics: Topics) -> None:
+    """A fast table's 1,000 events (a state and a lobby line after every 100) and
+    three finished hands, then a slow table's 10 events, state and lobby line."""
+    for n in range(1, 1001):
+        publish(topics.table_events("fast"), json.dumps({"seq": n}).encode(), False)
+        if n % 100 == 0:
+            publish(topics.table_state("fast"), json.dumps({"seq": n}).encode(), True)
+            publish(topics.lobby("fast"), json.dumps({"hands": n // 100}).encode(), True)
+    for hand in range(1, 4):
+        publish(topics.hand(hand), json.dumps({"id": hand}).encode(), False)
+    for n in range(1, 11):
+        publish(topics.table_events("slow"), json.dumps({"seq": n}).encode(), False)
+    publish(topics.table_state("slow"), json.dumps({"seq": 10}).encode(), True)
+    publish(topics.lobby("slow"), json.dumps({"hands": 1}).encode(), True)
+
+
+async def test_the_outbox_shares_itself_fairly_and_keeps_every_latest_state() -> None:
+    topics = Topics()
+    outbox = Outbox(size=500)
+    dropped = []
+    flood(lambda t, p, r: dropped.append(outbox.put(t, p, r, connected=False)), topics)
+    sent = [await outbox.get() for _ in range(len(outbox))]
+    # The fast table filled the queue: its events past 500 were dropped, then its oldest
+    # made room for the finished hands and the slow table's events.
+    assert sum(dropped) == 500 + 3 + 10
+    seqs = {t: [json.loads(p)["seq"] for t2, p, _ in sent if t2 == t] for t in
+            (topics.table_events("fast"), topics.table_events("slow"))}  # fmt: skip
+    assert seqs[topics.table_events("fast")] == list(range(14, 501))
+    assert seqs[topics.table_events("slow")] == list(range(1, 11))
+    assert [t for t, _, _ in sent if "/hands/" in t] == [topics.hand(h) for h in (1, 2, 3)]
+    retained = [(t, json.loads(p)) for t, p, r in sent if r]  # one each, the latest
+    assert sorted(retained) == sorted([
+        (topics.table_state("fast"), {"seq": 1000}), (topics.lobby("fast"), {"hands": 10}),
+        (topics.table_state("slow"), {"seq": 10}), (topics.lobby("slow"), {"hands": 1}),
+    ])  # fmt: skip
+    # Each table's state comes after its events: it covers them.
+    where = [t for t, _, _ in sent]
+    for table in ("fast", "slow"):
+        last_event = len(where) - 1 - where[::-1].index(topics.table_events(table))
+        assert where.index(topics.table_state(table)) > last_event
+    outbox.again()  # after a reconnection: every topic's latest retained, once more
+    again = [await outbox.get() for _ in range(len(outbox))]
+    assert sorted(t for t, _, _ in again) == sorted(t for t, _ in retained)
+
+
+async def test_a_state_waiting_behind_a_busy_table_keeps_its_place() -> None:
+    """While the broker is there but slow: a state replaces the one waiting only if no
+    event of its table came since; otherwise both wait, in order."""
+    topics = Topics()
+    outbox = Outbox(size=100)
+    put = outbox.put
+    put(topics.table_events("t"), b"1", False, connected=True)
+    put(topics.table_state("t"), b"s1", True, connected=True)
+    put(topics.table_state("t"), b"s1b", True, connected=True)  # in place: nothing since
+    put(topics.table_events("t"), b"2", False, connected=True)
+    put(topics.table_state("t"), b"s2", True, connected=True)  # behind event 2
+    sent = [(await outbox.get())[1] for _ in range(len(outbox))]
+    assert sent == [b"1", b"s1b", b"2", b"s2"]
+
+
+async def quiet(heard: Heard, seconds: float) -> bool:
+    """Whether nothing more comes for ``seconds``."""
+    before = len(heard.messages)
+    await asyncio.sleep(seconds)
+    return len(heard.messages) == before
+
+
+async def test_a_fast_table_through_a_broker_cut_leaves_room_for_every_other(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Through a cut of the bus's own connection (a proxy of the test's own, the shared
+    Mosquitto untouched): a table publishing fast keeps its share of the queue, another
+    table's events all go once the broker is back, and each table's latest state and
+    lobby line are never dropped. Before: one queue of 10,000 for everyone, and a fast
+    table filled it."""
+    caplog.set_level(logging.WARNING, logger="pokerroom")
+    topics = Topics(own_prefix())
+    host, port = MqttBus.address(MOSQUITTO)
+    async with (
+        proxy(host, port) as px,
+        listening(MOSQUITTO, f"{topics.prefix}/#") as heard,
+        test_bus("d" * 32, f"mqtt://{px.address}", topics.prefix, queue_size=500) as bus,
+    ):
+        async with asyncio.timeout(10):
+            await bus.connected.wait()
+        px.set("cut")
+        async with asyncio.timeout(10):
+            while bus.connected.is_set():
+                await asyncio.sleep(0.01)
+        flood(lambda t, p, r: bus.publish(t, p, retain=r), topics)
+        px.set("up")
+        async with asyncio.timeout(20):  # everything has come, the slow table's last
+            while not heard.json(topics.lobby("slow")) and not await quiet(heard, 2.0):
+                pass
+        dropped = bus.dropped
+    await clear_retained(MOSQUITTO, topics.prefix)
+    fast = [m["seq"] for m in heard.json(topics.table_events("fast"))]
+    slow = [m["seq"] for m in heard.json(topics.table_events("slow"))]
+    print(f"\nthrough the cut, with a queue of 500: fast table {len(fast)} of 1000 events, "
+          f"slow table {len(slow)} of 10; {dropped} dropped")  # fmt: skip
+    assert slow == list(range(1, 11))
+    assert fast == list(range(14, 501)) and dropped == 513
+    assert heard.json(topics.table_state("fast"))[-1] == {"seq": 1000}
+    assert heard.json(topics.lobby("fast"))[-1] == {"hands": 10}
+    assert len(heard.json(topics.hand(3))) == 1
+    outage = [r.getMessage() for r in caplog.records if "MQTT broker" in r.getMessage()]
+    assert len(outage) == 2, outage  # once when it starts, once when it ends
+    assert "unreachable" in outage[0] and "is back after" in outage[1]
+    assert "513 messages dropped meanwhile" in outage[1]

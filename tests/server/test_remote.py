@@ -108,6 +108,30 @@ async def test_a_lost_event_is_repaired_by_the_next_state() -> None:
     assert [(m["type"], m["seq"]) for m in f.watcher.got] == [
         ("event", 2), ("snapshot", 5), ("event", 6),
     ]  # fmt: skip
+    assert f.watcher.got[1]["missed_events"] == 3  # 3, 4 and 5: the spectator is told
+
+
+async def test_a_newer_state_after_a_lost_subscription_is_sent_marked() -> None:
+    """The follower's subscription came back (a broker cut): the retained state is ahead
+    of what the spectators got, with no event in between. Before: it was taken in
+    silently, and the spectators went on from event 10 with 6 to 9 missing."""
+    async with following(5) as f:
+        f.bus.publish(TOPICS.table_state(TABLE), state(9, hand=2), retain=True)
+        f.bus.publish(TOPICS.table_events(TABLE), event(10, hand=2))
+        await settle()
+    assert [(m["type"], m["seq"]) for m in f.watcher.got] == [("snapshot", 9), ("event", 10)]
+    assert f.watcher.got[0]["missed_events"] == 4 and f.watcher.hands[0] == 2
+    assert "missed_events" not in f.snapshot  # a newcomer's snapshot misses nothing
+
+
+async def test_a_state_the_events_told_already_is_not_sent_again() -> None:
+    async with following(5) as f:
+        for seq in (6, 7):
+            f.bus.publish(TOPICS.table_events(TABLE), event(seq))
+        for seq in (6, 7, 4):  # after each batch, and an old one retained again
+            f.bus.publish(TOPICS.table_state(TABLE), state(seq), retain=True)
+        await settle()
+    assert [(m["type"], m["seq"]) for m in f.watcher.got] == [("event", 6), ("event", 7)]
 
 
 async def test_a_table_that_stops_or_moves_is_closed_for_its_spectators() -> None:
@@ -151,3 +175,29 @@ async def test_the_tables_notices_reach_its_spectators_here_with_the_hand_they_a
         await settle()
     assert f.watcher.got[-1] == chat and f.watcher.got[-2]["seq"] == 6
     assert f.watcher.hands[-2:] == [2, 2]
+
+
+async def test_a_table_gone_while_its_state_could_not_come_is_closed_by_its_lease() -> None:
+    """The table stopped (or moved) while this process's subscription was down: the empty
+    state it left is not retained, so nothing comes; the leases say where it is. Before:
+    its spectators here waited for ever."""
+    for where, reason in ((None, "closed"), ("ws://b/ws", "moved")):
+        assert await told_when_hosted(where) == [
+            {"type": "table_closed", "table": TABLE, "reason": reason}
+        ]
+
+
+async def told_when_hosted(where: str | None) -> list[dict[str, Any]]:
+    """What a spectator is sent once the leases say the table is hosted at ``where``."""
+    host: list[str | None] = ["ws://a/ws"]
+    bus = LocalBus()
+    bus.publish(TOPICS.table_state(TABLE), state(3), retain=True)
+    remote = RemoteTable(TABLE, bus, host=lambda: host[0], check_seconds=0.02)
+    task = asyncio.create_task(remote.follow())
+    watcher = Watcher()
+    await remote.watch(watcher)
+    await asyncio.sleep(0.1)  # quiet, and still hosted where it was: nothing happens
+    assert not task.done() and watcher.got == []
+    host[0] = where
+    await asyncio.wait_for(task, 1)
+    return watcher.got
