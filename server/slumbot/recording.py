@@ -4,11 +4,13 @@ client's and the house bot's names, the deck's seed and commitment, so that
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import secrets
 
-from engine import Hand, history
+from engine import Hand
 from server.fairness import Shuffle
-from server.store import HandWriter, Store, hand_rows
+from server.store import HandWriter, Store, StoreError, hand_rows
 from server.tables import Player
 
 __all__ = ["Recorder"]
@@ -25,30 +27,39 @@ class Recorder:
     def __init__(self, store: Store, writer: HandWriter) -> None:
         self.store, self.writer = store, writer
         self._tables: dict[str, int] = {}
+        self._bots: dict[str, Player] = {}  # house players are never pruned: kept here
 
     async def bot(self, strategy: str) -> Player:
         """The stored player a house bot's hands go under, ``house-<strategy>`` (created on
         first use): not the strategy's own name, which `pokerroom bot run` gives bots."""
-        name = player_name(strategy)
-        ids = await self.store.ensure_players([name])
-        return Player(ids[name], name)
+        if strategy not in self._bots:
+            name = player_name(strategy)
+            ids = await self.store.ensure_players([name])
+            self._bots[strategy] = Player(ids[name], name)
+        return self._bots[strategy]
+
+    async def guest(self) -> Player:
+        """A new guest, ``api-guest-<id>``, stored: made when a session's first hand is
+        stored, so a session that stores nothing leaves no player behind."""
+        for _ in range(3):  # a name an account took is tried again, with another id
+            with contextlib.suppress(StoreError):
+                name = f"api-guest-{secrets.token_hex(4)}"
+                return Player(await self.store.guest(name), name)
+        raise StoreError("no guest name is free")
 
     async def write(
         self, table: str, hand: Hand, players: tuple[Player, ...], shuffle: Shuffle,
-        started: dt.datetime,
+        started: dt.datetime, *, history_text: str,
     ) -> int:  # fmt: skip
-        """Store the finished ``hand`` (``players`` in position order); its id."""
+        """Store the finished ``hand`` (``players`` in position order; its PHH text from
+        :func:`server.slumbot.play.settle`); its id."""
         if table not in self._tables:
             self._tables[table] = await self.store.ensure_table(table, {"name": table})
-        names = [p.name for p in players]
-        written = history.from_hand(hand, players=names)
-        written.fields["table"] = table
-        written.fields.update(shuffle.phh_fields())  # seed and commitment: pokerroom verify
         rows = hand_rows(
-            hand, table_id=self._tables[table], player_ids=[p.id for p in players], names=names,
-            started_at=started, ended_at=dt.datetime.now(dt.UTC),
-            history_text=history.dump(written), deck_commitment=shuffle.commitment,
-            seed=shuffle.seed.hex(),
+            hand, table_id=self._tables[table], player_ids=[p.id for p in players],
+            names=[p.name for p in players], started_at=started,
+            ended_at=dt.datetime.now(dt.UTC), history_text=history_text,
+            deck_commitment=shuffle.commitment, seed=shuffle.seed.hex(),
         )  # fmt: skip
         rows.ledger.clear()  # the API's chips are no one's balance: stacks reset every hand
         return await self.writer.write(rows)

@@ -5,6 +5,7 @@ from ``server``. It parses the action string by Slumbot's grammar itself.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -199,3 +200,79 @@ def check_response(r: dict[str, Any]) -> Parsed:
     cards = r["hole_cards"] + r["board"] + r.get("bot_hole_cards", [])
     assert len(set(cards)) == len(cards), r
     return state
+
+
+# -- many clients at once, as fast as they go, from a process of their own ------------------
+
+HAMMERS = ("allin", "fold", "malformed", "unknown")
+"""What :func:`hammer`'s clients send: all-in hands a calling station calls (the heaviest
+a hand settles), hands folded or checked down (the cheapest that end), malformed JSON, and
+acts with a token nobody was given."""
+
+
+async def _hammering(
+    client: SlumbotClient, mode: str, deadline: float, tally: dict[str, int]
+) -> None:
+    loop = asyncio.get_running_loop()
+    token: str | None = None
+    r: dict[str, Any] = {"winnings": 0}
+    while loop.time() < deadline:
+        if mode == "malformed":
+            status, _ = await client.post("/api/act", b"{not json")
+        elif mode == "unknown":
+            status, _ = await client.post("/api/act", {"token": "nobody's", "incr": "c"})
+        elif "winnings" in r:
+            body = {"opponent": "calling-station"} if token is None else {"token": token}
+            status, answer = await client.post("/api/new_hand", body)
+            if status == 200:
+                r, token = answer, answer["token"]
+        else:
+            state = parse_action(r["action"])
+            letters, _, high = legal_incrs(state)
+            if mode == "allin":
+                incr = f"b{high}" if high else "c"
+            else:
+                incr = "f" if "f" in letters else "k"
+            status, answer = await client.post(
+                "/api/act", {"token": token, "incr": incr, "old_action": r["action"]}
+            )
+            r = answer if status == 200 else {"winnings": 0}  # refused: a new hand
+        tally[str(status)] = tally.get(str(status), 0) + 1
+        if "winnings" in r and mode == "allin" and status == 200 and "action" in r:
+            tally["all_in_called"] = tally.get("all_in_called", 0) + ("c///" in r["action"])
+
+
+async def hammer(
+    base: str, mode: str, clients: int, seconds: float, spread: bool = False
+) -> dict[str, Any]:
+    """``clients`` clients sending ``mode`` requests (:data:`HAMMERS`) one after another,
+    each on a connection of its own, for ``seconds``: how many got each status. With
+    ``spread``, each client from an address of its own (127.0.0.2, 127.0.0.3, ...: all of
+    127/8 is the loopback on Linux)."""
+    tally: dict[str, int] = {}
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+
+    async def one(n: int) -> None:
+        local = (f"127.0.0.{2 + n}", 0) if spread else None
+        connector = aiohttp.TCPConnector(limit=1, local_addr=local)
+        async with aiohttp.ClientSession(connector=connector) as http:
+            try:
+                await _hammering(SlumbotClient(http, base), mode, started + seconds, tally)
+            except (TimeoutError, aiohttp.ClientError) as exc:
+                key = type(exc).__name__
+                tally[key] = tally.get(key, 0) + 1
+
+    await asyncio.gather(*(one(n) for n in range(clients)))
+    return {"mode": mode, "clients": clients, "spread": spread,
+            "seconds": round(loop.time() - started, 2), **tally}  # fmt: skip
+
+
+if __name__ == "__main__":
+    # python -m tests.server.slumbot_client BASE MODE CLIENTS SECONDS [spread]: the tally
+    import json
+    import sys
+
+    base, mode, clients, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+    found = asyncio.run(hammer(base, mode, clients, seconds, spread=sys.argv[5:] == ["spread"]))
+    print(json.dumps(found))
