@@ -44,6 +44,7 @@ from engine import (
 )
 from engine.acpc import GameDef, parse
 from server.acpc.dealing import RANKS, SUITS
+from server.acpc.lines import MAX_LINE, read_line
 from server.acpc.state import Action, HandState, parse_action
 from server.bots.strategies import Bot
 
@@ -381,8 +382,12 @@ async def play_match(
     try:
         writer.write(f"{VERSION_LINE}\r\n".encode())
         await writer.drain()
-        while data := await reader.readline():
-            reply = player.respond(data.decode("utf-8", "replace").rstrip("\r\n"))
+        while (line := await read_line(reader)) is not None:
+            if line.cut:  # no state of any game is that long
+                print(f"WARNING: a line longer than {MAX_LINE} bytes; ignored", file=err,
+                      flush=True)  # fmt: skip
+                continue
+            reply = player.respond(line.text)
             if reply is not None:
                 writer.write(f"{reply}\r\n".encode())
                 await writer.drain()

@@ -16,10 +16,15 @@ all passes.
 
 Bad input is handled as the dealer handles it: a reply for another state is ignored, an
 action that does not parse or is not allowed becomes a call, and a no-limit raise out of
-range is clamped. With ``strict``, each of those instead ends the match: the seat is sent
-a ``#`` comment line saying why and is disconnected. A timeout, a disconnect or a bad
-version line ends the match too (:class:`MatchError`), without a ``SCORE`` line, as the
-dealer exits.
+range is clamped (a size of any number of digits: :func:`server.acpc.state.parse_action`).
+Lines are read with a bound (:mod:`server.acpc.lines`): a reply longer than
+:data:`~server.acpc.lines.MAX_LINE` bytes is not read, and is a call if it begins with the
+state to answer (ignored otherwise). With ``strict``, each of those instead ends the
+match: the seat is sent a ``#`` comment line saying why and is disconnected. A timeout, a
+disconnect (a line never ended included) or a bad version line ends the match too
+(:class:`MatchError`), without a ``SCORE`` line, as the dealer exits; so does a seat that
+does not read what it is sent for ``t_response``. Every connection is closed when the
+match ends, however it ends.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from typing import IO, Final
 
 from engine.acpc import GameDef
 from server.acpc.dealing import MT19937, deal
+from server.acpc.lines import MAX_LINE, Line, read_line, shown
 from server.acpc.state import Action, HandState, format_value, parse_action
 
 __all__ = ["MatchConfig", "MatchError", "run_match"]
@@ -140,29 +146,26 @@ class _Match:
             line = await self.readline(i, None)
             if line is None:
                 raise MatchError(f"could not read version string from seat {i + 1}")
-            match = _VERSION_LINE.match(line)
+            match = None if line.cut else _VERSION_LINE.match(line.text)
             if match is None:
-                raise MatchError(f"invalid version string {line!r} from seat {i + 1}")
+                raise MatchError(f"invalid version string {shown(line.text)} from seat {i + 1}")
             major, minor, _ = map(int, match.groups())
             if major != VERSION[0] or minor > VERSION[1]:
                 self.note("ERROR: this server is currently using version 2.0.0")
 
-    async def readline(self, seat: int, timeout: float | None) -> str | None:
-        """A line from ``seat`` without its line ending, or None on a disconnect; raises
-        :class:`TimeoutError`."""
-        try:
-            data = await asyncio.wait_for(self.seats[seat].reader.readline(), timeout)
-        except (ConnectionError, asyncio.LimitOverrunError, ValueError):
-            return None
-        if not data.endswith(b"\n"):
-            return None
-        return data.decode("utf-8", "replace").rstrip("\r\n")
+    async def readline(self, seat: int, timeout: float | None) -> Line | None:
+        """A line from ``seat`` (at most :data:`MAX_LINE` bytes of it), or None on a
+        disconnect; raises :class:`TimeoutError`."""
+        return await asyncio.wait_for(read_line(self.seats[seat].reader), timeout)
 
     async def send(self, seat: int, line: str) -> float:
         writer = self.seats[seat].writer
         try:
             writer.write(line.encode() + b"\r\n")
-            await writer.drain()
+            # A seat that does not read fills its socket, and then drain waits: not for ever.
+            await asyncio.wait_for(writer.drain(), self.config.t_response / 1000)
+        except TimeoutError:
+            raise MatchError(f"could not send state to seat {seat + 1}: it does not read") from None
         except ConnectionError:
             raise MatchError(f"could not send state to seat {seat + 1}") from None
         sent = time.time()
@@ -175,8 +178,8 @@ class _Match:
         writer = self.seats[seat].writer
         try:
             writer.write(f"# disconnected: {reason}\r\n".encode())
-            await writer.drain()
-        except ConnectionError:
+            await asyncio.wait_for(writer.drain(), 1.0)
+        except (ConnectionError, TimeoutError):
             pass
         raise MatchError(f"seat {seat + 1}: {reason}")
 
@@ -193,8 +196,9 @@ class _Match:
             if line is None:
                 raise MatchError(f"could not get action from seat {seat + 1}: disconnected")
             if not config.quiet:
-                self.note(f"FROM {seat + 1} at {time.time():.6f} {line}")
-            if line.startswith(("#", ";")):
+                said = line.text if line.text.isprintable() and not line.cut else shown(line.text)
+                self.note(f"FROM {seat + 1} at {time.time():.6f} {said}")
+            if line.text.startswith(("#", ";")):
                 continue
             used = time.monotonic() - sent_at
             s.used_hand += used
@@ -206,24 +210,29 @@ class _Match:
             ):
                 raise MatchError(f"seat {seat + 1} ran out of time")
             sent_at = time.monotonic()
-            state, _, text = line.rpartition(":")
-            if line == sent_line:
-                state, text = line, ""
-            if state != sent_line:
+            # The state answered is the line sent, whole: what follows its ':' is the
+            # action, whatever it holds (a ':' of its own included).
+            if line.text != sent_line and not line.text.startswith(sent_line + ":"):
                 if config.strict:
                     await self.refuse(seat, f"reply to a state other than {sent_line!r}")
                 self.note("WARNING: ignoring un-requested response")
                 continue
+            text = line.text[len(sent_line) + 1 :]
+            if line.cut:
+                if config.strict:
+                    await self.refuse(seat, f"a line longer than {MAX_LINE} bytes")
+                self.note(f"WARNING: a line longer than {MAX_LINE} bytes, changed to call")
+                return None
             action = parse_action(text, self.game)
             if action is None:
                 if config.strict:
-                    await self.refuse(seat, f"cannot read action {text!r}")
+                    await self.refuse(seat, f"cannot read action {shown(text)}")
                 self.note("WARNING: bad action format in response, changed to call")
                 return None
             fixed = hand.fix(action)
             if fixed is None:
                 if config.strict:
-                    await self.refuse(seat, f"action {text!r} is not allowed now")
+                    await self.refuse(seat, f"action {shown(text)} is not allowed now")
                 self.note("WARNING: invalid action, changed to call")
                 return None
             if fixed != action:
@@ -270,8 +279,13 @@ class _Match:
         for s in self.seats:
             s.writer.close()
         for s in self.seats:
-            with contextlib.suppress(ConnectionError):
-                await s.writer.wait_closed()
+            # What a seat that does not read left unsent is not waited for: dropped.
+            try:
+                await asyncio.wait_for(s.writer.wait_closed(), 1.0)
+            except TimeoutError:
+                s.writer.transport.abort()
+            except ConnectionError:
+                pass
 
 
 async def run_match(
@@ -333,6 +347,10 @@ async def _play(
         match.note(f"ERROR: {exc}")
         raise
     finally:
-        for server, _ in listeners:
+        for server, future in listeners:
             server.close()
+            # A seat that connected while an earlier one was still awaited, the match
+            # ending first: closed with the others.
+            if future.done() and future.result() not in match.seats:
+                match.seats.append(future.result())
         await match.close()

@@ -16,7 +16,13 @@ A bot that speaks the ACPC dealer's protocol 2.0.0 plays at our server unchanged
    leaves the table), ``hands`` hands are played, the seat busts, or the tournament ends
    (the gateway hangs up, as the dealer does at the end of a match).
 
-Our table's clock applies: a bot too slow is acted for as any player is.
+Our table's clock applies: a bot too slow is acted for as any player is; one the table
+sits out for it ends the session (``timeout``: the seat leaves, the bot is told why and
+hung up on). However the session ends (the bot hangs up, goes silent, or sends what
+cannot be read; the gateway is cancelled, as Ctrl-C or SIGTERM do), the seat leaves the
+table, through ``leave``, so that its chips are cashed out in the table's ledger: the
+gateway waits :data:`LEAVE_SECONDS` for the hand it is in to end, then closes, the server
+standing the seat up when the hand ends; and every task it started ends with it.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Final
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
@@ -44,6 +50,13 @@ from server.bots.errors import BotClientError
 from server.bots.wire import config_from_summary
 
 __all__ = ["GatewayConfig", "GatewayError", "GatewayResult", "describe", "run_gateway"]
+
+# How long a seat that leaves waits for the server to stand it up (the hand it is in
+# ends: folded for at once if it is to act), before the gateway closes its connection
+# anyway (the server has its leave: it stands the seat up when the hand ends), and how
+# long it then waits for the connection to close.
+LEAVE_SECONDS: Final = 10.0
+CLOSE_SECONDS: Final = 2.0
 
 
 @dataclass
@@ -67,8 +80,10 @@ class GatewayConfig:
 
 @dataclass
 class GatewayResult:
-    """How the session ended: ``reason`` is the SDK client's (``hands``, ``stopped``,
-    ``busted``, ``closed``) or the tournament's state, or ``refused`` (strict)."""
+    """How the session ended: ``reason`` is the SDK client's (``hands``, ``stopped``: the
+    bot hung up, ``busted``, ``closed``) or the tournament's state, or ``refused``
+    (strict), ``timeout`` (the table sat the silent bot out) or ``interrupted`` (the
+    gateway was stopped)."""
 
     reason: str
     hands: int
@@ -159,51 +174,108 @@ async def run_gateway(
     out: IO[str] = sys.stdout,
     err: IO[str] = sys.stderr,
     on_port: Callable[[int], None] | None = None,
+    stop: asyncio.Event | None = None,
 ) -> GatewayResult:
     """Run the gateway for one bot, start to end; :class:`GatewayError` if it cannot start
-    (then nothing was listened on) or the server refuses the seat."""
+    (then nothing was listened on) or the server refuses the seat. ``stop`` (Ctrl-C, say)
+    ends the session as the bot hanging up does, the bot told why: ``interrupted``.
+    Cancelled, it leaves the table the same way before it ends."""
     if (config.table is None) == (config.tournament is None):
         raise GatewayError("give a table or a tournament")
     base, game = await describe(config)
     if config.gamedef is not None:
         config.gamedef.write_text(gamedef_text(base), encoding="utf-8")
-    link = await accept_bot(config.host, config.port, out, err, on_port)
-    bridge = Bridge(link, SeatTranslator(base, game, any_players=config.any_players),
-                    strict=config.strict, err=err)  # fmt: skip
-    reader = asyncio.get_running_loop().create_task(bridge.read_replies())
+    stopped = asyncio.get_running_loop().create_task((stop or asyncio.Event()).wait())
     try:
-        return await _play(config, bridge, reader)
-    except BotClientError as exc:
-        raise GatewayError(str(exc)) from exc
+        accepting = asyncio.get_running_loop().create_task(
+            accept_bot(config.host, config.port, out, err, on_port)
+        )
+        try:
+            await asyncio.wait({accepting, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not accepting.done():  # stopped before a bot came
+                await _end(accepting)
+        if accepting.cancelled():
+            return GatewayResult("interrupted", 0, 0, 0, 0, 0)
+        link = accepting.result()
+        bridge = Bridge(link, SeatTranslator(base, game, any_players=config.any_players),
+                        strict=config.strict, err=err)  # fmt: skip
+        reader = asyncio.get_running_loop().create_task(bridge.read_replies())
+        try:
+            return await _play(config, bridge, reader, stopped)
+        except BotClientError as exc:
+            raise GatewayError(str(exc)) from exc
+        except asyncio.CancelledError:
+            bridge.farewell = "the gateway stopped"
+            raise
+        finally:
+            await _end(reader)
+            await link.close(bridge.farewell)
     finally:
-        reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await reader
-        await link.close()
+        await _end(stopped)
 
 
-async def _play(config: GatewayConfig, bridge: Bridge, reader: asyncio.Task[None]) -> GatewayResult:
-    """Play until the seat is done or the bot hangs up (a table's seat is then left)."""
+async def _end(task: asyncio.Task[Any]) -> None:
+    """Cancel ``task`` and wait for it to end."""
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
+async def _play(
+    config: GatewayConfig, bridge: Bridge, reader: asyncio.Task[None], stopped: asyncio.Task[Any]
+) -> GatewayResult:
+    """Play until the seat is done, the bot hangs up or the gateway is stopped (a table's
+    seat is then left)."""
     who = {"name": config.name} if config.token is None else {"token": config.token}
     if config.tournament is not None:
         entry = TournamentSeat(bridge, config.url, config.tournament, **who)
         play = asyncio.get_running_loop().create_task(entry.run())
-        await asyncio.wait({play, reader}, return_when=asyncio.FIRST_COMPLETED)
-        if not play.done():  # the bot has gone: a player who has gone is acted for
-            play.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await play
+        try:
+            await asyncio.wait({play, reader, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not play.done():  # the bot has gone: a player who has gone is acted for
+                await _end(play)
+        if play.cancelled():
+            if stopped.done():
+                bridge.farewell = "the gateway stopped"
+                return _result(bridge, "interrupted", entry.outcome.standings)
             return _result(bridge, "bot left", entry.outcome.standings)
         outcome = play.result()
         return _result(bridge, outcome.state, outcome.standings)
     client = TableSeat(bridge, config.url, **who, table=config.table, buy_in=config.buy_in,
                        hands=config.hands, rebuy=config.rebuy)  # fmt: skip
     table = asyncio.get_running_loop().create_task(client.run())
-    await asyncio.wait({table, reader}, return_when=asyncio.FIRST_COMPLETED)
-    if not table.done():  # the bot has gone: leave the table (the server folds for us)
-        client.stop()
+    try:
+        await asyncio.wait({table, reader, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:  # the gateway is cancelled: leave the table first
+        await _leave(client, table)
+        raise
+    interrupted = stopped.done() and not table.done()
+    if interrupted:
+        bridge.farewell = "the gateway stopped"
+    if not table.done():  # the bot has gone, or we stop: leave (the server folds for us)
+        await _leave(client, table)
+    if table.cancelled():  # the server never let the seat go: the connection was dropped
+        return _result(bridge, "closed", [])
     summary = await table
-    return _result(bridge, summary.reason, [])
+    return _result(bridge, "interrupted" if interrupted else summary.reason, [])
+
+
+async def _leave(client: TableSeat, table: asyncio.Task[Any]) -> None:
+    """Leave the table (``leave``: the server folds for the seat if it is to act, and
+    stands it up with its chips when the hand ends), waiting :data:`LEAVE_SECONDS` for
+    that; then close the connection, then give up on it. Whatever happens, a cancellation
+    included (the connection then closes at once), ``table`` has ended on return."""
+    client.stop()
+    try:
+        done, _ = await asyncio.wait({table}, timeout=LEAVE_SECONDS)
+        if not done:
+            client.stop()  # a second stop closes the connection
+            await asyncio.wait({table}, timeout=CLOSE_SECONDS)
+    finally:
+        if not table.done():
+            await _end(table)
 
 
 def _result(bridge: Bridge, reason: str, standings: list[dict[str, Any]]) -> GatewayResult:

@@ -28,6 +28,7 @@ from engine import ActionMenu, BetOrRaiseTo, CheckOrCall, Fold, Game
 from engine.acpc import GameDef
 from server.acpc.dealing import card_text
 from server.acpc.gamedefs import acpc_card
+from server.acpc.lines import MAX_LINE, shown
 from server.acpc.state import Action, HandState, parse_action
 from server.bots.wire import card_from_json
 
@@ -249,21 +250,25 @@ class SeatTranslator:
         hand = self._hand
         return hand is not None and hand.to_act() and hand.line() == self.line
 
-    def answer(self, text: str, menu: ActionMenu, *, strict: bool) -> Answer:
+    def answer(self, text: str, menu: ActionMenu, *, strict: bool, cut: bool = False) -> Answer:
         """Our action for the bot's reply ``text`` (what follows the state) to the current
         line, fixed as the ACPC dealer fixes it: an action that does not parse or is not
-        allowed is a call, a no-limit raise out of range is clamped. ``strict`` raises
-        :class:`StrictRefusal` instead of fixing. Our table's menu has the last word."""
+        allowed is a call, a no-limit raise out of range is clamped, and so is a size of
+        any number of digits. A reply whose line was ``cut`` (longer than 4,096 bytes) is
+        not read: a call. ``strict`` raises :class:`StrictRefusal` instead of fixing. Our
+        table's menu has the last word."""
         hand = self._hand
         assert hand is not None and hand.state is not None
         state = hand.state
-        action = parse_action(text, state.game)
+        action = None if cut else parse_action(text, state.game)
         fixed = state.fix(action)
         problem = None
-        if action is None:
-            problem = f"cannot read action {text!r}"
+        if cut:
+            problem = f"a line longer than {MAX_LINE} bytes"
+        elif action is None:
+            problem = f"cannot read action {shown(text)}"
         elif fixed is None:
-            problem = f"action {text!r} is not allowed now"
+            problem = f"action {shown(text)} is not allowed now"
         elif fixed != action:
             low, high = state.raise_range() or (0, 0)
             problem = f"raise to {action.size} is outside {low}..{high}"

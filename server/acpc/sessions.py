@@ -10,13 +10,20 @@ ACPC bot through a :class:`server.acpc.bridge.Bridge` instead of a bot's ``act``
 
 Every event the seat sees goes to the bridge, in order (after a reconnection, the events
 it missed first); each ``action_request`` waits for the bridge's answer beside the
-reading loop, so that our table's clock can act first.
+reading loop, so that our table's clock can act first. A decision the bridge fails on
+(it should not) is answered safely, check or fold, and logged: it never costs the task.
+
+A bot our table sits out for not answering in time (its clock acted for it, the
+table's ``timeouts_to_sit_out`` decisions in a row) is not sat in again: an ACPC bot speaks
+only when sent a line, which a seat sitting out is not, so it could never show it is
+back. The seat leaves the table instead (``timeout``), as a timeout ends an ACPC match.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection
@@ -31,6 +38,17 @@ from server.bots.tournament_client import TournamentClient
 from server.bots.wire import act_message, menu_from_json
 
 __all__ = ["TableSeat", "TournamentSeat"]
+
+log = logging.getLogger("pokerroom.acpc")
+
+
+async def _decide(bridge: Bridge, menu: ActionMenu, player: str | None) -> EngineAction | None:
+    """The bridge's action, or the safe one if translating the bot's reply failed."""
+    try:
+        return await bridge.decide(menu)
+    except Exception:  # a bug of ours: it costs this decision, never the seat's task
+        log.exception("%s: cannot translate the bot's reply; checking or folding", player)
+        return safe_action(menu)
 
 
 class _NoBot:
@@ -63,6 +81,7 @@ class TableSeat(BotClient):
             return
         self._fed = seq
         await self.bridge.on_event(event, seat)
+        self._sat_out_by_the_clock(event, seat)
         if self.limit is None:
             return
         kind = event.get("type")
@@ -76,6 +95,21 @@ class TableSeat(BotClient):
             self._last_hand = False
             self._finish_when_done("hands")
 
+    def _sat_out_by_the_clock(self, event: dict[str, Any], seat: int) -> None:
+        """Our table sat the seat out, not we: for a bot that let its clock run out, the
+        session ends (the seat leaves)."""
+        if event.get("type") != "player_sat_out" or event.get("seat") != seat:
+            return
+        if self._last_hand or self.bridge.missed == 0:
+            return  # ours (the last hand), or not the bot's silence (our connection's)
+        missed = self.bridge.missed
+        self.bridge.farewell = (
+            f"did not answer in time ({missed} decision{'s' * (missed > 1)} in a row):"
+            " sat out by the table, which the gateway leaves"
+        )
+        print(f"ERROR: the bot {self.bridge.farewell}", file=self.bridge.err, flush=True)
+        self._finish_when_done("timeout")
+
     async def _on_message(self, m: dict[str, Any]) -> None:
         kind, seat = m.get("type"), self.seat
         if kind == "resumed" and m.get("table") == self.table:
@@ -88,7 +122,7 @@ class TableSeat(BotClient):
             await self._feed(int(m["seq"]), m["event"], seat)
 
     async def _think(self, decision: Decision, view: TableView, limit: float) -> None:
-        action = await self.bridge.decide(decision.menu)
+        action = await _decide(self.bridge, decision.menu, self.player)
         if action is None or decision.stale:
             return  # the table moved on (its clock acted for us)
         if self._leave_sent:  # we left while the bot thought: the server folds for us
@@ -134,7 +168,7 @@ class TournamentSeat(TournamentClient):
 
     async def _answer(self, ws: ClientConnection, m: dict[str, Any]) -> None:
         menu = menu_from_json(int(m["seat"]), m["menu"])
-        action = await self.bridge.decide(menu)
+        action = await _decide(self.bridge, menu, self.name)
         if action is None:
             return  # the table moved on (its clock acted for us)
         self._ids += 1

@@ -26,12 +26,18 @@ from typing import Final
 from engine.acpc import GameDef
 from server.acpc.dealing import card_text
 
-__all__ = ["Action", "HandState", "format_value", "parse_action"]
+__all__ = ["MAX_SIZE", "Action", "HandState", "format_value", "parse_action"]
 
 MAX_NUM_ACTIONS: Final = 64
+# A raise size of more digits than this reads as MAX_SIZE (or -MAX_SIZE): more than any
+# stack, so clamped as any raise out of range is, and never an int() of unbounded text
+# (Python refuses one of over 4,300 digits: a ValueError, not a raise).
+MAX_DIGITS: Final = 18
+MAX_SIZE: Final = 10**MAX_DIGITS
 # game.c charToAction: f/F fold, c/C and k/K call, r/R and b/B raise.
 _KINDS: Final = {"f": "f", "c": "c", "k": "c", "r": "r", "b": "r"}
-_SIZE = re.compile(r"\s*([+-]?\d+)")
+# sscanf's "%d": C white space, a sign, ASCII digits (not every Unicode digit, as \d is).
+_SIZE = re.compile(r"[ \t\n\v\f\r]*([+-]?)0*([0-9]+)", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -49,7 +55,8 @@ class Action:
 def parse_action(text: str, game: GameDef) -> Action | None:
     """The action a client wrote, read as game.c ``readAction`` reads it, or None when it
     does not parse (the dealer then calls for the player). Anything after the action is
-    ignored, as the dealer ignores it.
+    ignored, as the dealer ignores it. A size of any length is read: one of more than
+    :data:`MAX_DIGITS` digits is :data:`MAX_SIZE`, beyond every stack.
 
     >>> from engine.acpc import KUHN_TEXT, parse
     >>> parse_action("K", parse(KUHN_TEXT)), parse_action("x", parse(KUHN_TEXT))
@@ -61,7 +68,11 @@ def parse_action(text: str, game: GameDef) -> Action | None:
     if kind != "r" or game.betting != "nolimit":
         return Action(kind)
     match = _SIZE.match(text, 1)
-    return Action("r", int(match.group(1))) if match else None
+    if match is None:
+        return None
+    sign, digits = match.groups()
+    size = MAX_SIZE if len(digits) > MAX_DIGITS else int(digits)
+    return Action("r", -size if sign == "-" else size)
 
 
 def format_value(value: float) -> str:

@@ -219,12 +219,14 @@ def _add_play(sub: argparse._SubParsersAction[Parser]) -> None:
 
 def cmd_gateway(args: argparse.Namespace) -> int:
     """Exit 0 when the seat is done (the bot hung up, the hands were played, the seat
-    busted, the tournament ended); 1 when ``--strict`` disconnected the bot; 2 when the
-    gateway cannot start (one line on stderr)."""
+    busted, the tournament ended, Ctrl-C or SIGTERM: the seat leaves the table first);
+    1 when ``--strict`` disconnected the bot or the table sat it out for not answering in
+    time; 2 when the gateway cannot start (one line on stderr)."""
     # The gateway speaks websockets: loaded only when it runs.
     from server.acpc.gateway import (  # noqa: PLC0415 - websockets, for this command only
         GatewayConfig,
         GatewayError,
+        GatewayResult,
         run_gateway,
     )
 
@@ -245,16 +247,34 @@ def cmd_gateway(args: argparse.Namespace) -> int:
         any_players=args.any_players,
         rebuy=args.rebuy,
     )
+
+    async def until_stopped() -> GatewayResult:
+        # The first SIGINT or SIGTERM stops the session (the seat leaves the table, the
+        # bot is told); a second one cancels it (it still leaves, within a few seconds).
+        stop, task = asyncio.Event(), asyncio.current_task()
+        assert task is not None
+
+        def signalled() -> None:
+            if stop.is_set():
+                task.cancel()
+            stop.set()
+
+        with common.on_stop_signals(signalled):
+            return await run_gateway(config, stop=stop)
+
     try:
-        result = asyncio.run(run_gateway(config))
+        result = asyncio.run(until_stopped())
     except GatewayError as exc:
         raise common.UsageError(str(exc)) from exc
+    except asyncio.CancelledError:
+        print("gateway stopped", file=sys.stderr, flush=True)
+        return 0
     text = (
         f"gateway done ({result.reason}): {result.hands} hands, {result.lines} lines sent,"
         f" {result.fixed} replies fixed, {result.skipped} hands not sent"
     )
     print(text, file=sys.stderr, flush=True)
-    return 1 if result.refusal is not None else 0
+    return 1 if result.refusal is not None or result.reason == "timeout" else 0
 
 
 def _add_gateway(sub: argparse._SubParsersAction[Parser]) -> None:
