@@ -242,8 +242,9 @@ class _Dealing:
         filled = [
             c if c is not None else self.stand_in[s] for s, c in zip(self.order, cards, strict=True)
         ]
-        if not self.game.deck.dice and len(set(filled)) == len(filled):
-            filled += [c for c in self.game.deck.cards if c not in set(filled)]
+        used = set(filled)
+        if not self.game.deck.dice and len(used) == len(filled):
+            filled += [c for c in self.game.deck.cards if c not in used]
         # Known: the cards a player ends with (in a draw game, not those thrown away).
         ends = self.current if self.drew else self.player_slots
         known = tuple(all(self.dealt[s] is not None for s in slots) for slots in ends)

@@ -172,7 +172,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     async def load(store: Store, bar: Progress) -> list[HandInfo]:
         ids = await store.hand_ids() if args.all else args.ids
         bar.set_total(len(ids))
-        return [await store.hand_info(hand_id) for hand_id in _counted(ids, bar)]
+        return await store.hand_infos(ids, bar.advance)
 
     with progress("load") as bar:
         infos = _run(lambda store: load(store, bar), args)
@@ -280,7 +280,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
             player=args.player, table=args.table, game=game, limit=10**9
         )
         bar.set_total(len(summaries))
-        return [await store.hand_info(h.id) for h in _counted(reversed(summaries), bar)]
+        return await store.hand_infos([h.id for h in reversed(summaries)], bar.advance)
 
     with progress("load") as bar:
         infos = _run(lambda store: load(store, bar), args)

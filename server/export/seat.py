@@ -15,12 +15,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from engine import Event, history, redact
 from server.export import HandInfo, UnsupportedGameError, ohh, pokerstars
 from server.export.phh import SEED_FIELD
 
-__all__ = ["FORMATS", "SeenHand", "export_seen", "seen_from"]
+if TYPE_CHECKING:
+    from server.store import Store
+
+__all__ = ["FORMATS", "ExportRequest", "SeenHand", "export_seen", "export_stored", "seen_from"]
 
 
 @dataclass(frozen=True)
@@ -88,3 +92,26 @@ def export_seen(
         except UnsupportedGameError:
             continue
     return ("\n\n".join(texts) + "\n" if texts else ""), len(texts)
+
+
+@dataclass(frozen=True)
+class ExportRequest:
+    """The newest ``limit`` hands played at ``table`` since ``since``, as ``player`` (a
+    guest's name theirs since ``seen_since``) saw them, in ``fmt``."""
+
+    table: str
+    since: datetime
+    limit: int
+    player: str
+    fmt: str
+    seen_since: datetime | None = None
+
+
+async def export_stored(store: Store, request: ExportRequest) -> tuple[str, int]:
+    """:func:`export_seen` of the hands ``request`` asks for, oldest first, read from
+    ``store``: a job for the records worker (:mod:`server.stats.worker`), where reading,
+    parsing and rendering them delays no table."""
+    r = request
+    listed = await store.list_hands(table=r.table, since=r.since, imported=False, limit=r.limit)
+    infos = await store.hand_infos([h.id for h in reversed(listed)])
+    return export_seen(infos, r.player, r.fmt, r.seen_since)

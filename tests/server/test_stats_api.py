@@ -199,3 +199,36 @@ def test_the_limits_table_gives_the_services_numbers() -> None:
         f"| hands one `stats` counts | {MAX_HANDS:,} (`last`) | `bad_message` |",
     ]
     assert [row for row in rows if row not in doc] == []
+
+
+async def test_requests_for_the_same_hands_at_once_replay_each_hand_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two requests for the same hands (another ``since``: not one answer kept for both),
+    taking turns chunk by chunk, share the replaying: each hand is replayed once."""
+    from server.stats import service
+
+    replayed: list[int] = []
+
+    def counted(players: Any, *args: Any, **kwargs: Any) -> Any:
+        replayed.append(1)
+        return facts(players, *args, **kwargs)
+
+    monkeypatch.setattr(service, "facts", counted)
+    monkeypatch.setattr(service, "CHUNK", 5)
+    async with Store.open("sqlite+aiosqlite:///:memory:") as store:
+        await store_random_hands(store, 30, table="shared")
+        key = "shared-test"
+        monday = dt.datetime(2000, 1, 3, tzinfo=dt.UTC)
+        steps: list[Any] = [
+            await service._prepare(store, key, service.Query(table="shared", since=s), False)
+            for s in (None, monday)
+        ]
+        while any(isinstance(step, str) for step in steps):
+            steps = [
+                await service._advance(store, key, s) if isinstance(s, str) else s for s in steps
+            ]
+    first, second = steps
+    assert first["hands"] == second["hands"] == 30
+    assert first["players"] == second["players"]
+    assert len(replayed) == 30  # 55 before: the second replayed all but the first chunk

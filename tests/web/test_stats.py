@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,16 @@ def table(tmp_path: Path) -> Iterator[LiveServer]:
         yield live
 
 
+def wait_for_replies(page: Page, replies: list[dict[str, Any]], count: int) -> None:
+    """Until ``replies`` (from :func:`stats_replies`) holds ``count``: Playwright hands
+    the page's frames over while it waits."""
+    for _ in range(100):
+        if len(replies) >= count:
+            return
+        page.wait_for_timeout(200)
+    raise AssertionError(f"{len(replies)} stats replies in 20 s, not {count}")
+
+
 def stats_replies(page: Page) -> list[dict[str, Any]]:
     """Every ``stats`` reply the page will receive, as it comes."""
     replies: list[dict[str, Any]] = []
@@ -51,7 +62,11 @@ def pct(x: float | None) -> str:
 
 
 def signed(x: float) -> str:
-    return f"{'+' if x >= 0 else '−'}{abs(x):,.1f}"
+    """As the page shows a rate: its shortest decimal rounded half away from zero to one
+    place (the browser's Intl formatting), -961.65 to -961.7 (Python's own format rounds
+    the binary value, 961.6499..., to -961.6)."""
+    shown = Decimal(repr(abs(x))).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    return f"{'+' if x >= 0 else '−'}{shown:,}"
 
 
 def test_a_name_plate_opens_the_players_figures_at_this_game(table: LiveServer, page: Page) -> None:
@@ -196,7 +211,8 @@ def test_the_hud_shows_on_a_hovered_or_focused_name_plate(table: LiveServer, pag
     table.wait_until(lambda: table.runner.table.hand_number > hand + 1, timeout=20)
     page.get_by_test_id("name-2").hover()
     expect(hud).to_have_attribute("data-player", "house-3")
-    expect(hud.locator("[data-stat=hands]")).to_be_visible()
+    expect(hud.locator("[data-stat=hands]")).to_be_visible()  # the figures it has, at once
+    wait_for_replies(page, replies, 2)  # and the new ones asked for (the worker may be busy)
     page.wait_for_timeout(1_000)
     # At most once a hand (these bots play a hand a second), for everyone at once.
     last = table.call(lambda: table.runner.table.hand_number)
