@@ -13,11 +13,20 @@ import datetime as dt
 import enum
 import json
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import orjson
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+)
 
 from engine import ActionMenu, Card, Event, SeatView, TableConfig, TableView
 from server.settle import LedgerError, read_ledger, settle
@@ -38,6 +47,33 @@ INVITE = Annotated[str, Field(min_length=16, max_length=64)]
 MOMENT = Annotated[AwareDatetime, Field(strict=False)]
 """A time as ISO 8601 text with its zone (``2026-11-26T20:00:00+00:00``)."""
 GAME = Annotated[str, Field(min_length=1, max_length=40)] | dict[str, Any]
+
+
+def visible_text(text: str) -> str:
+    """``text`` without control and format characters, its runs of space one space: what
+    people may put where others read it (chat lines, table and tournament names). Format
+    characters are invisible and some rearrange what follows them: a right-to-left
+    override (U+202E) reverses the rest of the sentence a name is shown in, an isolate or
+    a mark moves it; line breaks and tabs become spaces. The zero-width joiner stays: it
+    joins the parts of an emoji (a family, a flag) and moves nothing."""
+    kept = "".join(
+        " " if c.isspace() else c
+        for c in text
+        if unicodedata.category(c)[0] != "C" or c.isspace() or c == "\u200d"
+    )
+    return " ".join(kept.split())
+
+
+def _visible_name(name: str) -> str:
+    shown = visible_text(name)
+    if not shown:
+        raise ValueError("a name needs a visible character")
+    return shown
+
+
+SHOWN_NAME = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_visible_name)]
+"""A name people choose for others to read (a table's, a tournament's): :func:`visible_text`
+of it (player and account names are :data:`NAME`, plain letters and digits)."""
 """A game: a preset's key or PHH code (``"plo8"``, ``"F7S"``), or a definition object
 (``engine.Game.to_dict``); the engine checks it."""
 
@@ -92,7 +128,7 @@ class CreateTable(ClientMessageBase):
     """A new table; amounts in chips, times in seconds."""
 
     type: Literal["create_table"]
-    name: Annotated[str, Field(min_length=1, max_length=64)]
+    name: SHOWN_NAME
     game: GAME = "nlhe"
     small_blind: CHIPS = 0
     big_blind: Annotated[int, Field(ge=0, le=10**12)] = 0
@@ -369,7 +405,7 @@ class CreateTournament(ClientMessageBase):
     or more. Without a ``seed`` the server draws one (and shows it with the results)."""
 
     type: Literal["create_tournament"]
-    name: Annotated[str, Field(min_length=1, max_length=64)]
+    name: SHOWN_NAME
     format: Literal["sng", "mtt", "round-robin", "ring"] = "sng"
     field: Annotated[int, Field(ge=2, le=1000)]
     start_seconds: Annotated[float, Field(gt=0, le=86400)] | None = None

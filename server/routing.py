@@ -8,21 +8,22 @@ reply is sent another way, or there is none).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from websockets.exceptions import ConnectionClosed
+
 import engine
 from engine import EngineError
 from server import protocol
 from server.connections import Session
-from server.export.seat import export_seen, seen_from
+from server.export.seat import ExportRequest, export_stored, seen_from
 from server.players import Players
-from server.stats.service import Query, StatsBusyError
-from server.store import StoreError, UnknownHandError
+from server.stats.service import PrivateTableError, Query, StatsBusyError
+from server.store import UNAVAILABLE, StoreError, UnknownHandError
 from server.tables import TableError
 
 if TYPE_CHECKING:  # the handlers are called with the server, which imports this module
@@ -47,6 +48,12 @@ async def answer(app: PokerServer, session: Session, raw: str | bytes) -> str | 
         return protocol.error(exc.code, str(exc), re_, **exc.details)
     except (StoreError, EngineError) as exc:
         return protocol.error("refused", str(exc), re_)
+    except UNAVAILABLE as exc:  # the database is away: say so, and to try again
+        log.warning("a message was not answered: the database is unavailable (%s)",
+                    str(exc).splitlines()[0] if str(exc) else type(exc).__name__)  # fmt: skip
+        return protocol.error("unavailable", "the database is unavailable: try again shortly", re_)
+    except ConnectionClosed:  # gone while its read waited (Session.while_connected)
+        return None
     except Exception:  # a bug must cost this one reply, not the connection or a table
         log.exception("error answering a message")
         return protocol.error("internal", "the server failed to answer this message", re_)
@@ -162,12 +169,16 @@ async def _rabbit(app: PokerServer, session: Session, m: protocol.Rabbit) -> Rep
 
 async def _chat(app: PokerServer, session: Session, m: protocol.Chat) -> Reply:
     player = Players.of(session)
-    return await app.hosting.runner(m.table).request("chat", session, player=player, text=m.text)
+    return await app.hosting.runner(m.table).request(
+        "chat", session, player=player, text=m.text, address=session.address
+    )
 
 
 async def _react(app: PokerServer, session: Session, m: protocol.React) -> Reply:
     player = Players.of(session)
-    return await app.hosting.runner(m.table).request("react", session, player=player, emoji=m.emoji)
+    return await app.hosting.runner(m.table).request(
+        "react", session, player=player, emoji=m.emoji, address=session.address
+    )
 
 
 async def _ledger(app: PokerServer, session: Session, m: protocol.Ledger) -> Reply:
@@ -181,15 +192,20 @@ EXPORT_HANDS = 500
 
 
 async def _export(app: PokerServer, session: Session, m: protocol.Export) -> Reply:
-    """The table's hands since ``since`` as one file, as the asker saw them."""
+    """The table's hands since ``since`` as one file, as the asker saw them: read and
+    rendered in the records worker (:mod:`server.stats.worker`), a few at a time."""
     player = Players.of(session)
     app.hosting.runner(m.table).require_watcher(session, player)
     since = m.since or dt.datetime.now(dt.UTC) - dt.timedelta(days=1)
-    listed = await app.store.list_hands(
-        table=m.table, since=since, imported=False, limit=EXPORT_HANDS
-    )
-    infos = [(await app.store.stored_hand(h.id)).info for h in reversed(listed)]
-    text, count = await asyncio.to_thread(export_seen, infos, player.name, m.format, session.since)
+    try:
+        app.exports.start(session.address)
+    except StatsBusyError as exc:
+        raise TableError("too_many_exports", str(exc)) from None
+    try:
+        request = ExportRequest(m.table, since, EXPORT_HANDS, player.name, m.format, session.since)
+        text, count = await session.while_connected(app.records.run(export_stored, request))
+    finally:
+        app.exports.done(session.address)
     suffix = {"pokerstars": "txt", "phh": "phhs", "ohh": "ohh"}[m.format]
     return {"type": "export", "table": m.table, "format": m.format, "hands": count,
             "filename": f"{m.table}-{since:%Y%m%d}.{suffix}", "text": text}  # fmt: skip
@@ -269,13 +285,36 @@ async def _hand(app: PokerServer, session: Session, m: protocol.Hand) -> Reply:
 
 async def _stats(app: PokerServer, session: Session, m: protocol.Stats) -> Reply:
     """Anyone's figures, even before hello: they are over what the tables showed
-    (:mod:`server.stats.service` replays each hand as a spectator saw it)."""
+    (:mod:`server.stats.service` replays each hand as a spectator saw it), at public
+    tables; a private table's only for those who may see it (docs/home-games.md)."""
     game = None if m.game is None else engine.game(m.game).key
     query = Query(tuple(dict.fromkeys(m.players)), m.table, game, m.last, m.since)
+    allowed = m.table is not None and _may_see(app, session, m.table)
     try:
-        return await app.stats.stats(query, session.address)
+        return await session.while_connected(
+            app.stats.stats(query, session.address, allowed=allowed)
+        )
     except StatsBusyError as exc:
         raise TableError("too_many_stats", str(exc)) from None
+    except PrivateTableError as exc:
+        raise TableError("bad_invite", str(exc)) from None
+
+
+def _may_see(app: PokerServer, session: Session, table_id: str) -> bool:
+    """Whether ``session`` may see the records of table ``table_id`` if it is private:
+    at a table open here, whoever watches it (its invite), sits or asks to, or hosts it
+    (:class:`TableError` ``bad_invite`` for anyone else); a table closed, or hosted by
+    another process, is nobody's to ask about here (False)."""
+    runner = app.hosting.tables.get(table_id)
+    if runner is None:
+        return False
+    if runner.private and session not in runner.subscribers:
+        if session.player is None:
+            raise TableError(
+                "bad_invite", f"table {table_id!r} is private: its invite lets you watch it"
+            )
+        runner.require_watcher(session, session.player)
+    return True
 
 
 # -- tournaments -----------------------------------------------------------------------------

@@ -217,6 +217,8 @@ class TableState:
         # Table options (options.py) and chat (chat.py).
         self.bomb_votes: set[int] = set()  # player ids voting for a bomb pot next hand
         self.bomb_pot_next = 0  # boards of a bomb pot called during a hand, for the next
+        self.waiting_for: str | None = None  # "database": a hand waits to be stored
+        self._deferred: list[Command] = []  # until the hand is stored (storing.py)
         self.pause_ends: float | None = None  # the pause after a hand (loop time): shows, rabbit
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=50)
         self.chat_times: dict[int, list[float]] = {}  # player id -> their recent lines

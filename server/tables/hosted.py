@@ -296,15 +296,6 @@ class Hosted(Mixing):
         self._stand_up_now_or_after_hand(seat)
         return {"player": m.player}, player_id
 
-    def _stand_up_now_or_after_hand(self, seat: int) -> None:
-        """Stand a seat up now, or when the hand it is dealt into ends (folded when the
-        action reaches it, as a player leaving mid-hand is)."""
-        hand = self.table.hand
-        if self.table.hand_in_progress and hand is not None and seat in hand.position:
-            self.leaving.add(seat)
-        else:
-            self._stand_up(seat)
-
     def _host_transfer(self, m: protocol.Host, bot: Any) -> tuple[dict[str, Any], int | None]:
         occupant = self.seats[self._seated(m.player)]
         self.host = occupant.player.id

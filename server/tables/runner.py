@@ -74,8 +74,9 @@ class TableRunner(Chat):
     def halt(self) -> None:
         """Mark the table stopped and refuse every request still waiting for it."""
         self._stopped = True
-        while not self.queue.empty():
-            command = self.queue.get_nowait()
+        deferred, self._deferred = self._deferred, []
+        while deferred or not self.queue.empty():
+            command = deferred.pop(0) if deferred else self.queue.get_nowait()
             if command.reply.done():
                 continue
             if command.name in _UNANSWERED:  # nobody awaits these: nobody to tell
@@ -92,15 +93,20 @@ class TableRunner(Chat):
                 self._between_hands()  # a private table's host's changes (hosted.py)
                 if self._closing:
                     break
-                await self._flush_ledger()  # buy-ins are on record before chips play
+                await self._serve_until(self._flush_ledger())  # buy-ins on record first
                 if self._start_hand():
                     await self._finish_if_over()  # all in from the blinds: over at once
                     continue
-                try:  # waiting for players, or for dealer's choice's pick (mixing.py)
-                    async with asyncio.timeout(self._choice_left()):
+                # Waiting for players, for dealer's choice's pick (mixing.py), or for an
+                # absent player's grace period to run out.
+                waits = [t for t in (self._choice_left(), self._gone_in()) if t is not None]
+                try:
+                    async with asyncio.timeout(min(waits, default=None)):
                         command = await self.queue.get()
                 except TimeoutError:
-                    self._choice_timed_out()
+                    self._stand_up_gone()
+                    if self._choice_left() == 0.0:
+                        self._choice_timed_out()
                     continue
                 await self._handle(command)
                 continue

@@ -133,22 +133,33 @@ class Seating(Views):
         if seat in self.table.occupied() and not self.table.is_sitting_out(seat):
             self._publish(self.table.sit_out(seat))
 
+    @property
+    def unsettled(self) -> bool:
+        """A hand is being played, or is over and not stored yet (storing.py): who leaves
+        it stands up once it is stored."""
+        return self.table.hand_in_progress or self.table.hand_number > self._stored_through
+
     def _cmd_leave(self, session: Subscriber) -> dict[str, Any]:
         seat = self._seat_of(session)
         self.waiting = deque(w for w in self.waiting if w[2] is not session)
         if seat is None:
             self.subscribers.pop(session, None)
             return {"type": "left", "table": self.settings.table_id}
-        hand = self.table.hand
-        if self.table.hand_in_progress and hand is not None and seat in hand.position:
-            # Folded (or checked, when free) now if it is their turn, else as soon as the
-            # action reaches them (the history keeps the turn order); they stand up
-            # when the hand ends.
-            self.leaving.add(seat)
+        if not self._stand_up_now_or_after_hand(seat):
             return {"type": "leaving", "table": self.settings.table_id, "seat": seat}
-        self._stand_up(seat)
         self.subscribers.pop(session, None)
         return {"type": "left", "table": self.settings.table_id, "seat": seat}
+
+    def _stand_up_now_or_after_hand(self, seat: int) -> bool:
+        """Stand a seat up now (True), or once the hand it is dealt into is over and
+        stored: folded (or checked, when free) now if it is their turn, else as soon as
+        the action reaches them (the history keeps the turn order)."""
+        hand = self.table.hand
+        if self.unsettled and hand is not None and seat in hand.position:
+            self.leaving.add(seat)
+            return False
+        self._stand_up(seat)
+        return True
 
     def _cmd_disconnect(self, session: Subscriber) -> dict[str, Any]:
         """The connection dropped: the seat is kept for the grace period."""
@@ -173,9 +184,27 @@ class Seating(Views):
         return self._resumed(session, seat, last_seq)
 
     def _gone(self, seat: int) -> bool:
-        """Disconnected for longer than the grace period: the seat goes to someone else."""
+        """Disconnected for the grace period: the seat goes to someone else."""
         away = self.seats[seat].disconnected_at
-        return away is not None and self.clock() - away > self.settings.reconnect_grace_seconds
+        return away is not None and self.clock() - away >= self.settings.reconnect_grace_seconds
+
+    def _gone_in(self) -> float | None:
+        """Seconds until the first disconnected player's grace period runs out (0: it
+        has), None when nobody seated is away."""
+        away = [s.disconnected_at for s in self.seats.values() if s.disconnected_at is not None]
+        if not away:
+            return None
+        return max(0.0, min(away) + self.settings.reconnect_grace_seconds - self.clock())
+
+    def _stand_up_gone(self) -> None:
+        """No hand can be dealt (a player left alone, say): whoever has been away for the
+        grace period stands up now, with their chips, rather than after a hand that may
+        never come; a table nobody is at then closes as any idle one does."""
+        gone = [seat for seat in self.seats if self._gone(seat)]
+        for seat in gone:
+            self._stand_up(seat)
+        if gone:
+            self.publish_summary()
 
     # -- standing up, and the ledger ---------------------------------------------------
 

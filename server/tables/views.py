@@ -228,6 +228,7 @@ class Views(TableState):
             "summary": self.summary(),
             "chat": list(self.chat_log),
             "show_seconds_left": self._pause_left(),
+            "waiting_for": self.waiting_for,
         }
 
     def _pause_left(self) -> float | None:

@@ -106,6 +106,9 @@ class App {
         t.setSnapshot(m);
         chatSnapshot(this, t.id, m);
         break;
+      case "table_waiting": // the last hand is not stored yet: the next waits for it
+        t.waiting = m.waiting_for;
+        break;
       case "game_changed": // a mixed table's next game, between hands
         t.changeGame(m.summary);
         break;

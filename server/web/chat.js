@@ -44,7 +44,7 @@ function lineView(m) {
   const who = m.name || "?";
   const at = m.at ? new Date(m.at) : null;
   return h("li", { "data-name": who, title: at && !Number.isNaN(at.getTime()) ? at.toLocaleTimeString() : null },
-    h("b", { class: m.seat === null || m.seat === undefined ? "watcher" : null }, who), " ", h("span", { class: "text" }, m.text));
+    h("b", { class: m.seat === null || m.seat === undefined ? "watcher" : null }, who), " ", h("span", { class: "text", dir: "auto" }, m.text));
 }
 
 function say(c, text) { c.note.textContent = text || ""; }

@@ -12,6 +12,9 @@ import { GAMES, lobbyGame, stakes } from "./format.js";
 
 const SEAT = (table) => `pokerroom.seat.${table}`;
 const INVITE = (table) => `pokerroom.invite.${table}`;
+/** Whether this browser holds the invite of private table ``table`` (its host's, or a
+ * guest's from the link): the table's records are for those who do. */
+export const invited = (table) => localStorage.getItem(INVITE(table)) !== null;
 const STRATEGIES = ["calling-station", "tight-aggressive", "random"];
 
 /** What the page knows of the tables it hosts: table id -> host_state, kept current. */
@@ -259,7 +262,9 @@ export function showJoin(app) {
   // What the table plays, and its buy-ins (the invite lets anyone watch it).
   app.conn.request({ type: "spectate", table: id, invite: code }).then((r) => {
     const t = r.summary;
-    about.textContent = `${t.name}: ${lobbyGame(t)}, ${stakes(t)}, buy-in ${t.min_buy_in} to ${t.max_buy_in}. The host lets you in.`;
+    // The name is the host's text: isolated, so that however it is written (right to left,
+    // say) the sentence around it reads in order.
+    about.replaceChildren(h("bdi", {}, t.name), `: ${lobbyGame(t)}, ${stakes(t)}, buy-in ${t.min_buy_in} to ${t.max_buy_in}. The host lets you in.`);
     const box = body.querySelector("input[name=buy_in]");
     if (box) Object.assign(box, { min: t.min_buy_in, max: t.max_buy_in });
     const select = body.querySelector("select[name=seat]");

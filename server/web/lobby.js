@@ -70,7 +70,7 @@ function tableList(app, tables) {
   return h("table", { class: "list lobby-list" },
     h("thead", {}, h("tr", {}, ["Table", "Game", "Stakes", "Seats", "Avg pot", "Hands/h", ""].map((x) => h("th", {}, x)))),
     h("tbody", {}, tables.map((t) => h("tr", { "data-table": t.id },
-      h("td", {}, t.name),
+      h("td", {}, h("bdi", {}, t.name)),
       h("td", { "data-testid": "game" }, lobbyGame(t)),
       h("td", { "data-testid": "stakes" }, stakes(t)),
       h("td", {}, `${t.players.length}/${t.seats}${t.waiting.length ? ` (+${t.waiting.length} waiting)` : ""}`),

@@ -164,6 +164,7 @@ export class TableModel {
   setSnapshot(m) {
     this.view = m.view;
     this.summary = m.summary || this.summary;
+    this.waiting = m.waiting_for ?? null; // what the table waits for: "database", or none
     const mix = this.mix;
     if (mix && mix.hands_left !== null && mix.hands_left !== undefined) {
       // The server moves its rotation on just before a hand: in a hand, hands_left counts

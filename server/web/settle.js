@@ -22,7 +22,7 @@ export function settleButton(app) {
 export async function openSettle(app, t) {
   const box = h("div", { class: "settle-body" }, h("p", { class: "muted" }, "Reading the ledger…"));
   const name = t.summary ? t.summary.name : t.id;
-  openDialog(t, `Settle up: ${name}`, h("div", {}, box, h("h3", {}, "Tonight's hands"), handsDownload(app, t.id)),
+  openDialog(t, ["Settle up: ", h("bdi", {}, name)], h("div", {}, box, h("h3", {}, "Tonight's hands"), handsDownload(app, t.id)),
     '[data-testid="settle-up"]', { testid: "settle-dialog", kind: "stats-card settle-card" });
   try {
     const r = await app.conn.request({ type: "ledger", table: t.id });

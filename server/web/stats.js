@@ -9,6 +9,7 @@
 
 import { h } from "./dom.js";
 import { chips, nameOf } from "./format.js";
+import { invited } from "./host.js";
 
 const LAST = 1000; // hands counted: each player's newest of this game
 const ALL = 5000; // the most one request counts (the server's MAX_HANDS)
@@ -112,19 +113,22 @@ async function fill(app, box, message, draw) {
   }
 }
 
-/** The card of one player, from their seat's name plate: their figures at this game. */
+/** The card of one player, from their seat's name plate: their figures at this game; at
+ * a private table, at this table (the server counts a private table's hands only when
+ * asked for that table, by those at it: docs/statistics.md). */
 export function openPlayerStats(app, t, name, seat) {
   const key = gameKey(t);
   const box = h("div", { class: "stats-body" });
   show(t, name, box, `[data-testid="name-${seat}"]`);
-  fill(app, box, { players: [name], game: key }, (r) => playerCard(r.players[0], key));
+  const here = invited(t.id) ? { table: t.id } : {};
+  fill(app, box, { players: [name], game: key, ...here }, (r) => playerCard(r.players[0], key, here.table ? "at this table" : "here"));
 }
 
-function playerCard(p, key) {
+function playerCard(p, key, where) {
   const won = rate(p.bb_per_100), adjusted = rate(p.adjusted_bb_per_100);
   return h("div", {},
     h("p", { class: "stats-over", "data-testid": "stats-over" }, h("b", { "data-stat": "hands" }, chips(p.hands)),
-      ` hand${p.hands === 1 ? "" : "s"} of ${nameOf(key)}`, h("span", { class: "muted" }, ` (the last ${chips(LAST)} here at most)`)),
+      ` hand${p.hands === 1 ? "" : "s"} of ${nameOf(key)}`, h("span", { class: "muted" }, ` (the last ${chips(LAST)} ${where} at most)`)),
     h("dl", { class: "figures" },
       FIGURES.map(([k, label, text, title]) => h("div", {},
         h("dt", {}, h("abbr", { title }, label)), h("dd", { "data-stat": k }, text(p[k]))))),

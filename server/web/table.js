@@ -32,13 +32,15 @@ export function drawTable(app, t) {
   const room = h("div", { class: `room${crowded}`, "data-testid": "room" }, felt(t, me, names), gamePicker(app, t, me));
   const mixLine = t.mixLine();
   const panel = h("aside", { class: "panel" },
-    h("h2", {}, t.summary ? t.summary.name : t.id),
+    h("h2", {}, h("bdi", {}, t.summary ? t.summary.name : t.id)),
     mixLine ? h("p", { class: "mix-line", "data-testid": "mix" }, mixLine) : null,
     // A mixed table's line names the game already: here its stakes.
     t.summary ? h("p", { class: "game-line", "data-testid": "game" }, mixLine ? null : gameName(t.summary),
       h("span", { class: "muted" }, `${mixLine ? "" : " · "}${stakes(t.summary)}`)) : null,
     h("div", { class: "table-tools" }, statsButton(app), muteButton(app)),
     optionsLine(t),
+    t.waiting ? h("p", { class: "waiting", role: "status", "data-testid": "table-waiting" },
+      "The last hand is being saved: the server is waiting for its database, and deals the next hand as soon as it is back. Nothing is lost; chat and seats work meanwhile.") : null,
     t.error ? h("p", { class: "error", "data-testid": "table-error" }, t.error) : null,
     controlsFor(app, t, me), afterHand(app, t, me), seatOptions(app, t, me), results(t), logView(t));
   app.main.replaceChildren(h("section", { class: "table-screen" }, room, panel));

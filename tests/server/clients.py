@@ -28,12 +28,12 @@ async def send(ws: ClientConnection, **message: Any) -> None:
     await ws.send(json.dumps(message))
 
 
-async def until(ws: ClientConnection, kind: str, timeout: float = 10.0) -> dict[str, Any]:
-    """The next message of ``kind`` (others are skipped)."""
+async def until(ws: ClientConnection, *kinds: str, timeout: float = 10.0) -> dict[str, Any]:
+    """The next message of one of ``kinds`` (others are skipped)."""
     async with asyncio.timeout(timeout):
         while True:
             message = json.loads(await ws.recv())
-            if message["type"] == kind:
+            if message["type"] in kinds:
                 return message  # type: ignore[no-any-return]
 
 

@@ -17,7 +17,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from server.app import PokerServer
 from server.tables import TableRunner
 
-TIMEOUT = 10.0
+TIMEOUT = 30.0  # a reply may wait for the records worker to start, on a busy machine
 Message = dict[str, Any]
 
 

@@ -4,7 +4,9 @@ whoever is seated when a table stops, end to end; the waiting list, on the runne
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -144,3 +146,51 @@ async def test_a_player_on_the_waiting_list_gets_the_seat_a_leaver_frees() -> No
                 await asyncio.sleep(0.01)
         assert not runner.waiting
         assert (await inboxes[2].until("snapshot"))["view"] is not None
+
+
+async def test_a_busted_player_sitting_again_while_the_database_is_away_is_seated(
+    tmp_path: Path,
+) -> None:
+    """A player the engine stands up (busted) at the end of a hand the database cannot
+    take yet hears ``player_stood`` and sits again. Her seat is freed only once the hand
+    is stored, so the sit waits for that, and then seats her: no ``already_seated``
+    (before: refused at once, and a client that had sat again after a bust sat nowhere
+    for good; found by tests/stress/test_connections.py under load)."""
+    db = tmp_path / "busted.db"
+    async with demo_server(db, seats=3, bots=2) as demo:
+        ws = await seated(demo.address, "gambler", 2)
+        # The server may be mid-write when the test takes the lock: wait for it (5 s, the
+        # default, ran out once in CI on a loaded machine).
+        holder = sqlite3.connect(db, isolation_level=None, timeout=60)
+        try:
+            for _ in range(30):  # all in every hand against two calling stations
+                request = await until(ws, "action_request", timeout=10)
+                holder.execute("BEGIN IMMEDIATE")  # another process holds the database
+                menu = request["menu"]
+                await send(ws, type="act", table="demo", action_id=f"a{request['seq']}",
+                           action=menu["raise_kind"], amount=menu["max_raise_to"])  # fmt: skip
+                busted = False
+                while True:  # the hand runs out; its end waits for the database
+                    message = await until(ws, "event", "table_waiting")
+                    if message["type"] == "table_waiting":
+                        break
+                    event = message["event"]
+                    busted |= event["type"] == "player_stood" and event["seat"] == 2
+                if busted:
+                    break
+                holder.execute("ROLLBACK")  # she won: the next hand
+            else:
+                raise AssertionError("never busted in 30 all-ins")
+            await send(ws, type="sit", table="demo", seat=2, buy_in=10_000, id="again")
+            with contextlib.suppress(TimeoutError):  # nothing yet: it waits for the hand
+                answer = await until(ws, "error", "seated", timeout=1.0)
+                raise AssertionError(f"answered while the hand was not stored: {answer}")
+            holder.execute("ROLLBACK")
+            # The hand is stored (the table says so), then the seat is hers again.
+            assert (await until(ws, "table_waiting", "error"))["waiting_for"] is None
+            answer = await until(ws, "error", "seated")
+            assert answer["type"] == "seated" and answer["seat"] == 2, answer
+            assert answer.get("re") == "again"
+        finally:
+            holder.close()
+            await ws.close()
