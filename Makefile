@@ -71,10 +71,14 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python -m bench.cli
 
 # The fault-injection loops with full counts (CI runs tests/stress and test_restart.py
-# with small ones): 2000 idle connections, 200 slowloris sockets, ten crash-restart rounds,
-# then each broker and tournament test file 50 times alone on the shared Mosquitto.
+# with small ones): 2000 idle connections, 200 slowloris sockets, 300 spectators that never
+# read, ten crash-restart rounds, 60 s broker cuts under a remote spectator, 50 two-second
+# database cuts and a 120 s database blackhole under three fast tables, then each broker
+# and tournament test file 50 times alone on the shared Mosquitto.
 stress: setup
 	POKERROOM_STRESS_RUNS=10 POKERROOM_STRESS_CONNECTIONS=2000 POKERROOM_STRESS_SLOW=200 \
+		POKERROOM_STRESS_SLOW_READERS=300 \
+		POKERROOM_STRESS_BROKER_CUT_SECONDS=60 POKERROOM_STRESS_CUTS=50 POKERROOM_STRESS_OUTAGE=120 \
 		$(BIN)/pytest tests/stress tests/server/test_restart.py -p no:cacheprovider
 	$(BIN)/python -m tests.stress.broker_loop --runs 50
 

@@ -24,13 +24,15 @@ from server.bots import STRATEGIES
 from server.bus import EventBus, LocalBus
 from server.connections import Session, client_address, read_messages
 from server.hosting import Hosting
+from server.housekeeping import keep_house
 from server.http import process_request
 from server.lobby import Lobby
 from server.players import Players
 from server.settings import ServerSettings
 from server.slumbot import ApiLimits, SlumbotApi
 from server.slumbot.recording import player_name
-from server.stats.service import StatsService
+from server.stats.service import Limits, StatsService
+from server.stats.worker import Records
 from server.store import HandWriter, Store
 from server.tournaments.registry import Tournaments
 
@@ -56,14 +58,25 @@ class PokerServer:
         self.hosting = Hosting(self.store, self.settings, self.bus, self.players, self.sessions)
         self.lobby = Lobby(self.hosting, self.bus)
         self.tournaments = Tournaments(self.store, self.settings, self.bus)
-        self.stats = StatsService(self.store.list_hands, self.store.hand_histories)
+        self.records = Records(self.store)  # a worker process reads the hands for these
+        self.stats = StatsService(self.records)
+        self.exports = Limits(per_minute=10, at_once=1, in_all=4, what="export")
         settings = self.settings
         self._proxies = frozenset(
             ip.strip() for ip in self.settings.forwarded_allow_ips.split(",") if ip.strip()
         )
         limits = ApiLimits(
-            settings.api_sessions, settings.api_sessions_per_address, settings.api_idle_seconds,
-            settings.api_body_bytes, self._proxies,
+            sessions=settings.api_sessions, per_address=settings.api_sessions_per_address,
+            idle_seconds=settings.api_idle_seconds, body_bytes=settings.api_body_bytes,
+            proxies=self._proxies, unused_seconds=settings.api_unused_seconds,
+            requests_per_second=settings.api_requests_per_second, burst=settings.api_burst,
+            requests_per_second_in_all=settings.api_requests_per_second_in_all,
+            session_requests_per_second=settings.api_session_requests_per_second,
+            session_burst=settings.api_session_burst, connections=settings.api_connections,
+            connections_per_address=settings.api_connections_per_address,
+            request_seconds=settings.api_request_seconds,
+            keepalive_seconds=settings.api_keepalive_seconds,
+            worker_share=settings.api_worker_share,
         )  # fmt: skip
         self.api = SlumbotApi(self.store, opponent=settings.api_bot, limits=limits)
         self.api_address: str | None = None
@@ -83,9 +96,10 @@ class PokerServer:
     async def running(self) -> AsyncIterator[Server]:
         """Serve until the block ends, then close the connections and stop the tables."""
         hosting = self.hosting
-        # The writer outlives the tables: the last hands they play are committed.
+        # The writer outlives the tables: the last hands they play are committed. A
+        # database that goes away is waited for as long as it takes (tables pause).
         async with (
-            self.store.writer(holder=hosting.holder) as writer,
+            self.store.writer(holder=hosting.holder, retry_seconds=None) as writer,
             asyncio.TaskGroup() as group,
             contextlib.AsyncExitStack() as api,
         ):
@@ -104,7 +118,13 @@ class PokerServer:
             if self.settings.demo:  # before the lease task looks for tables to take over
                 await hosting.host_demos()
             leases = group.create_task(hosting.keep_leases(), name="table leases")
-            chores = [group.create_task(hosting.close_idle_tables(), name="idle tables")]
+            chores = [
+                group.create_task(hosting.close_idle_tables(), name="idle tables"),
+                group.create_task(
+                    keep_house(self.store, self.settings, self.players_in_use),
+                    name="housekeeping",
+                ),
+            ]
             if self.bus.shared:
                 chores.append(group.create_task(self.lobby.follow_lobby(), name="lobby"))
             try:
@@ -113,6 +133,7 @@ class PokerServer:
                 for chore in chores:
                     chore.cancel()
                 hosting.stopping.set()  # its round finishes; one stuck is cancelled after 5 s
+                writer.stop_retrying(5.0)  # a database still away: the next start settles
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(leases, 5.0)
                 self.lobby.stop()
@@ -121,6 +142,22 @@ class PokerServer:
                 await server.wait_closed()
                 for runner in hosting.tables.values():
                     runner.close()
+
+    def players_in_use(self) -> set[int]:
+        """The players this process holds: with a session (connected, or seated and
+        free to come back), seated, waiting, asking for a seat, hosting, registered, or
+        playing the API (housekeeping keeps them)."""
+        held = {player.id for player, _ in self.players.identities.values()}
+        for runner in self.hosting.tables.values():
+            held |= {seat.player.id for seat in runner.seats.values()}
+            held |= {player.id for player, _, _ in runner.waiting} | set(runner.requests)
+            if runner.host is not None:
+                held.add(runner.host)
+        for tournament in self.tournaments.hosts.values():
+            held |= set(tournament.registered)
+        if self.api.sessions is not None:
+            held |= {s.player.id for s in self.api.sessions.by_token.values() if s.player}
+        return held
 
     async def _serve_api(self, stack: contextlib.AsyncExitStack, writer: HandWriter) -> None:
         """Serve the Slumbot-style API until ``stack`` closes (:class:`ListenError`)."""
@@ -143,6 +180,10 @@ class PokerServer:
                 process_request=process_request,
                 compression=None,  # deflate costs more CPU than it saves on small messages
                 max_size=self.settings.max_message_bytes,
+                # Above what a client may have waiting (Session.flush closes it past
+                # outbox_bytes): websockets' own writes (a keepalive ping timing out, a
+                # close) never wait for a client that does not read to drain its buffer.
+                write_limit=8 * self.settings.outbox_bytes,
             )
         except OSError as exc:  # a port in use, an address not ours: one line, no trace
             raise ListenError(f"cannot listen on {host}:{port}: {_reason(exc)}") from None

@@ -42,6 +42,12 @@ class ServerSettings:
     """A table a player created closes after this long with nobody seated or waiting."""
     unused_table_seconds: float = 60.0
     """A table a player created closes after this long if nobody has sat at it yet."""
+    forget_after_seconds: float = 86_400.0
+    """Guests who never played, unseen this long, and tables where nothing happened,
+    opened this long ago, are deleted from the database (server/store/pruning.py)."""
+    housekeeping_seconds: float = 3_600.0
+    """How often the server marks the guests it holds as seen and deletes what
+    ``forget_after_seconds`` says."""
     accounts_per_address: int = 10
     """Accounts one IP address may create an hour."""
     lease_seconds: float = 15.0
@@ -74,6 +80,36 @@ class ServerSettings:
     or folding, and stored)."""
     api_body_bytes: int = 4_096
     """The largest request body the API reads."""
+    api_unused_seconds: float = 60.0
+    """An API session whose token its client never used ends after this (its hand is
+    dropped: nothing of it was stored)."""
+    api_requests_per_second: float = 10.0
+    """API requests one IP address may send a second on average (one over waits its
+    turn, up to a second, else is refused with 429)."""
+    api_burst: int = 20
+    """API requests one IP address may send at once."""
+    api_requests_per_second_in_all: float = 25.0
+    """API requests every address together may send a second (bursts of as many): the
+    API's share of the event loop, whoever floods it."""
+    api_session_requests_per_second: float = 10.0
+    """API requests one session (token) may send a second on average."""
+    api_session_burst: int = 20
+    """API requests one session may send at once."""
+    api_connections: int = 256
+    """API connections open at once (at most a quarter of the process's open files
+    limit, ``ulimit -n``, whatever this says): one more is answered 503 and closed."""
+    api_connections_per_address: int = 32
+    """API connections one IP address may have open at once: one more is answered 429
+    and closed."""
+    api_request_seconds: float = 5.0
+    """An API request's line, headers and body must arrive within this of its first
+    byte, or it is answered 408 and its connection closed."""
+    api_keepalive_seconds: float = 30.0
+    """An API connection with no request under way closes after this."""
+    api_worker_share: float = 0.3
+    """The share of its time the worker process may spend on finished API hands (their
+    all-in equity and baseline), one at a time: heavy arithmetic on one core slows the
+    event loop on another, so the rest is the tables'. 1: all of it."""
     forwarded_allow_ips: str = ""
     """Reverse proxies (IP addresses, comma-separated) whose ``X-Forwarded-For`` header
     says where their clients connect from: behind a proxy, the caps per address count

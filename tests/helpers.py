@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from engine import BetOrRaiseTo, BringIn, CheckOrCall, Draw, Event, Fold, RunItTwice, Table
@@ -55,3 +62,41 @@ async def ask(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
         reply = json.loads(await ws.recv())
         if reply.get("re") == "q":
             return dict(reply)
+
+
+@dataclass
+class ServedApi:
+    """A ``pokerroom serve`` process: what it printed until its API served, and (once it
+    has stopped) what it wrote to stderr."""
+
+    process: subprocess.Popen[str]
+    lines: list[str]
+    stderr: str = field(default="")
+
+    @property
+    def base(self) -> str:
+        """The API's address, from its line ``Slumbot-style API: http://...``."""
+        return self.lines[-1].split()[2]
+
+
+@contextlib.contextmanager
+def serve_api(args: list[str], **popen: Any) -> Iterator[ServedApi]:
+    """``pokerroom serve ARGS`` in a process of its own (``popen``: more of
+    :class:`subprocess.Popen`'s arguments), once it has printed the API's address;
+    stopped with SIGTERM at the end."""
+    command = [sys.executable, "-m", "server.cli", "serve", *args]
+    root = Path(__file__).resolve().parents[1]
+    with subprocess.Popen(
+        command, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen
+    ) as process:
+        served = ServedApi(process, [])
+        try:
+            assert process.stdout is not None
+            while not served.lines or not served.lines[-1].startswith("Slumbot-style API: "):
+                line = process.stdout.readline()
+                assert line, process.stderr.read() if process.stderr else ""
+                served.lines.append(line)
+            yield served
+        finally:
+            process.send_signal(signal.SIGTERM)
+            served.stderr = process.communicate(timeout=30)[1]

@@ -15,7 +15,7 @@ ROOT = Path(__file__).parents[1]
 LAYERS: list[tuple[str, list[str]]] = [
     ("engine", ["engine"]),
     # A stored hand rendered, or counted (statistics): they need no database.
-    ("exports", ["server.export", "server.stats", "server.settle"]),
+    ("exports", ["server.export", "server.stats", "server.settle", "server.compute"]),
     ("store", ["server.store", "server.bus", "server.config", "server.protocol"]),
     (
         "tables",
@@ -36,6 +36,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "server.connections",
             "server.players",
             "server.hosting",
+            "server.housekeeping",
             "server.lobby",
             "server.routing",
             "server.http",

@@ -9,18 +9,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import logging
 import os
 import re
-import signal
 import sys
 from collections.abc import Sequence
 
 from server.bots.client import BotClient, BotClientError, ClientSummary, load_bot_spec
 from server.bots.tournament_client import TournamentClient
-from server.cli.common import EXIT_USAGE, Parser, UsageError, add_command, positive
+from server.cli.common import (
+    EXIT_USAGE,
+    Parser,
+    UsageError,
+    add_command,
+    on_stop_signals,
+    positive,
+)
 
 __all__ = ["add_commands", "main"]
 
@@ -29,17 +34,8 @@ EXIT_FAILED = 1
 
 
 async def _play(client: BotClient) -> ClientSummary:
-    loop = asyncio.get_running_loop()
-    handled = []
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on Windows
-            loop.add_signal_handler(sig, client.stop)
-            handled.append(sig)
-    try:
+    with on_stop_signals(client.stop):
         return await client.run()
-    finally:
-        for sig in handled:
-            loop.remove_signal_handler(sig)
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -8,9 +8,11 @@ server, rich) in the module that runs it, which ``pokerroom`` loads only for tha
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import json
 import re
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal
@@ -51,6 +53,23 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # One line, not argparse's usage block: scripts read stderr.
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+@contextlib.contextmanager
+def on_stop_signals(handler: Callable[[], None]) -> Iterator[None]:
+    """Call ``handler`` on each SIGINT and SIGTERM while inside, in the running loop
+    (where it can: not on Windows)."""
+    loop = asyncio.get_running_loop()
+    handled = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, handler)
+            handled.append(sig)
+    try:
+        yield
+    finally:
+        for sig in handled:
+            loop.remove_signal_handler(sig)
 
 
 def emit(args: argparse.Namespace, text: str, data: object) -> None:

@@ -16,6 +16,7 @@ import functools
 import hashlib
 import json
 import re
+import sqlite3
 import sys
 import time
 import urllib.error
@@ -154,13 +155,14 @@ YOU = "you"
 EXAMPLE = re.compile(r"<!-- example: ([a-z0-9-]+) -->")
 END = "<!-- end example -->"
 CLOSE = re.compile(r"<!-- close(?: ([a-z]+))? -->")
+DATABASE = re.compile(r"<!-- database (away|back) -->")
 LABEL = re.compile(r"(client|server)(?: ([a-z]+))?(?: \((later|invalid)\))?:")
 SAMPLE = "<!-- sample bot -->"
 
 
 @dataclass(frozen=True)
 class Step:
-    kind: Literal["send", "send_raw", "expect", "close"]
+    kind: Literal["send", "send_raw", "expect", "close", "database"]
     connection: str
     line: int
     message: Any = None
@@ -213,6 +215,11 @@ def read_doc(text: str) -> Doc:
                 doc.problems.append(f"line {i + 1}: a close marker outside an example")
             else:
                 current.steps.append(Step("close", found[1] or YOU, i + 1))
+        elif found := DATABASE.fullmatch(line):
+            if current is None:
+                doc.problems.append(f"line {i + 1}: a database marker outside an example")
+            else:  # the connection field says which: away or back
+                current.steps.append(Step("database", found[1], i + 1))
         if line:
             previous = line
         i += 1
@@ -388,13 +395,21 @@ async def expect(ws: ClientConnection, step: Step, captures: dict[str, Any], whe
         ) from None
 
 
-async def play(example: Example, address: str) -> None:
+async def play(example: Example, address: str, database: Path) -> None:
     connections: dict[str, ClientConnection] = {}
     captures: dict[str, Any] = {}
+    holder: sqlite3.Connection | None = None  # holds the database's write lock: away
     try:
         for step in example.steps:
             where = f"docs/protocol.md line {step.line} ({example.name}, {step.connection})"
-            if step.kind == "close":
+            if step.kind == "database":  # another process holds the write lock, or not
+                if step.connection == "away":
+                    holder = sqlite3.connect(database, isolation_level=None)
+                    holder.execute("BEGIN IMMEDIATE")
+                elif holder is not None:
+                    holder.close()
+                    holder = None
+            elif step.kind == "close":
                 await connections.pop(step.connection).close()
             elif step.kind in ("send", "send_raw"):
                 if step.connection not in connections:
@@ -410,6 +425,8 @@ async def play(example: Example, address: str) -> None:
             else:
                 await expect(connections[step.connection], step, captures, where)
     finally:
+        if holder is not None:
+            holder.close()
         for ws in connections.values():
             await ws.close()
 
@@ -425,7 +442,7 @@ async def test_the_example_runs_against_a_real_server(example: Example, tmp_path
     failure = None
     async with example_server(tmp_path) as address:
         try:
-            await play(example, address)
+            await play(example, address, tmp_path / "doc.db")
         except Mismatch as exc:
             failure = str(exc)
     if failure is not None:
