@@ -78,7 +78,7 @@ class PokerServer:
             keepalive_seconds=settings.api_keepalive_seconds,
             worker_share=settings.api_worker_share,
         )  # fmt: skip
-        self.api = SlumbotApi(self.store, opponent=settings.api_bot, limits=limits)
+        self.api = SlumbotApi(self.store, opponent=settings.api_bot, limits=limits, bus=self.bus)
         self.api_address: str | None = None
         """The Slumbot-style API's base URL (``http://host:port``) while it serves."""
 

@@ -33,6 +33,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from server import compute
 from server.bots import STRATEGIES
+from server.bus import EventBus
 from server.slumbot.connections import Gate, normal_address
 from server.slumbot.errors import ApiError
 from server.slumbot.limits import HOLD, RateLimit
@@ -271,8 +272,10 @@ def connection_cap(wanted: int) -> int:
 class SlumbotApi:
     """The API's sessions and its HTTP server, in the server's process and store."""
 
-    def __init__(self, store: Store, *, opponent: str, limits: ApiLimits) -> None:
-        self.store, self.opponent, self.limits = store, opponent, limits
+    def __init__(
+        self, store: Store, *, opponent: str, limits: ApiLimits, bus: EventBus | None = None
+    ) -> None:
+        self.store, self.opponent, self.limits, self.bus = store, opponent, limits, bus
         self.sessions: Sessions | None = None
         self.gate: Gate | None = None
         self.port: int | None = None
@@ -283,7 +286,7 @@ class SlumbotApi:
         :class:`OSError` if it cannot listen there."""
         limits = self.limits
         self.sessions = sessions = Sessions(
-            self.store, Recorder(self.store, writer), opponent=self.opponent,
+            self.store, Recorder(self.store, writer, self.bus), opponent=self.opponent,
             limit=limits.sessions, per_address=limits.per_address,
             idle_seconds=limits.idle_seconds, unused_seconds=limits.unused_seconds,
             pace=RateLimit(limits.session_requests_per_second, limits.session_burst,

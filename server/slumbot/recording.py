@@ -1,6 +1,7 @@
-"""Storing the API's hands like any other: a table per session (``api-<id>``), the
-client's and the house bot's names, the deck's seed and commitment, so that
-``pokerroom hands``, the exports and ``pokerroom verify`` work on them."""
+"""Storing the API's hands like any other, through the pipeline every finished hand
+takes (:mod:`server.recording`): a table per session (``api-<id>``), the client's and the
+house bot's names, the deck's seed and commitment, so that ``pokerroom hands``, the
+exports, ``pokerroom verify`` and the bus's ``hands/{id}`` have them."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import datetime as dt
 import secrets
 
 from engine import Hand
+from server.bus import EventBus
 from server.fairness import Shuffle
-from server.store import HandWriter, Store, StoreError, hand_rows
+from server.recording import FinishedHand, HandRecord
+from server.store import HandWriter, Store, StoreError
 from server.tables import Player
 
 __all__ = ["Recorder"]
@@ -24,8 +27,8 @@ def player_name(strategy: str) -> str:
 class Recorder:
     """Writes finished API hands through the server's hand writer."""
 
-    def __init__(self, store: Store, writer: HandWriter) -> None:
-        self.store, self.writer = store, writer
+    def __init__(self, store: Store, writer: HandWriter, bus: EventBus | None = None) -> None:
+        self.store, self.record = store, HandRecord(writer, bus)
         self._tables: dict[str, int] = {}
         self._bots: dict[str, Player] = {}  # house players are never pruned: kept here
 
@@ -55,14 +58,12 @@ class Recorder:
         :func:`server.slumbot.play.settle`); its id."""
         if table not in self._tables:
             self._tables[table] = await self.store.ensure_table(table, {"name": table})
-        rows = hand_rows(
-            hand, table_id=self._tables[table], player_ids=[p.id for p in players],
-            names=[p.name for p in players], started_at=started,
-            ended_at=dt.datetime.now(dt.UTC), history_text=history_text,
-            deck_commitment=shuffle.commitment, seed=shuffle.seed.hex(),
-        )  # fmt: skip
-        rows.ledger.clear()  # the API's chips are no one's balance: stacks reset every hand
-        return await self.writer.write(rows)
+        # The API's chips are no one's balance: its stacks reset every hand.
+        return await self.record(FinishedHand(
+            hand, table, self._tables[table], [p.id for p in players],
+            [p.name for p in players], started, seed=shuffle.seed.hex(),
+            commitment=shuffle.commitment, history_text=history_text, balances=False,
+        ))  # fmt: skip
 
     def forget(self, table: str) -> None:
         """A session's table is done with (the session expired)."""

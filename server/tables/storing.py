@@ -1,6 +1,6 @@
 """Writing hands: when a hand ends, it is stored (before the next one is dealt) and then
-who leaves is settled; :func:`store_with` writes a hand, with its seed, to the store and
-announces it on the bus.
+who leaves is settled; :func:`store_with` records a hand, with its seed, through the one pipeline
+every finished hand takes (:mod:`server.recording`).
 
 A database that goes away pauses the table, never stops it: the hand writer retries
 until it is back (its writes are idempotent), and meanwhile the table goes on carrying
@@ -14,11 +14,11 @@ import datetime as dt
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
-from engine import Table, history
-from server import protocol
+from engine import Table
 from server.bus import EventBus
 from server.fairness import Shuffle
-from server.store import HandWriter, hand_rows
+from server.recording import FinishedHand, HandRecord
+from server.store import HandWriter
 from server.tables.base import Command, HandStore, Player
 from server.tables.clock import Decisions
 
@@ -133,43 +133,19 @@ class Storing(Decisions):
 def store_with(
     writer: HandWriter, table_id: int, table_name: str, bus: EventBus | None = None
 ) -> HandStore:
-    """A :data:`HandStore` writing finished hands, with their seeds, through ``writer``;
-    once a hand is committed, its summary goes to ``bus`` (no hole card: the events topic
-    has the cards that were shown)."""
+    """A :data:`HandStore` recording finished hands, with their seeds, through ``writer``
+    and announcing them on ``bus`` (:mod:`server.recording`)."""
+    record = HandRecord(writer, bus)
 
     async def store(
         table: Table, players: dict[int, Player], started: dt.datetime, shuffle: Shuffle
     ) -> None:
         hand = table.hand
         assert hand is not None
-        names = [players[s].name for s in hand.seats]
-        written = history.from_hand(hand, players=names)
-        written.fields["table"] = table_name
-        written.fields.update(shuffle.phh_fields())
-        rows = hand_rows(
-            hand,
-            table_id=table_id,
-            player_ids=[players[s].id for s in hand.seats],
-            names=names,
-            started_at=started,
-            ended_at=dt.datetime.now(dt.UTC),
-            history_text=history.dump(written),
-            deck_commitment=shuffle.commitment,
-            seed=shuffle.seed.hex(),
-        )
-        hand_id = await writer.write(rows)
-        if bus is not None and bus.active:
-            summary = {
-                "id": hand_id, "table": table_name, "hand_number": hand.setup.hand_number,
-                "game": hand.setup.game.key, "started_at": started.isoformat(),
-                "ended_at": rows.hand["ended_at"].isoformat(),
-                "pot": rows.hand["pot"], "board": [str(c) for c in hand.board],
-                "deck_commitment": shuffle.commitment,
-                "players": [
-                    {"seat": p["seat"], "name": name, "net": p["net"]}
-                    for p, name in zip(rows.players, names, strict=True)
-                ],
-            }  # fmt: skip
-            bus.publish(bus.topics.hand(hand_id), protocol.dumps(summary).encode())
+        who = [players[s] for s in hand.seats]
+        await record(FinishedHand(
+            hand, table_name, table_id, [p.id for p in who], [p.name for p in who], started,
+            seed=shuffle.seed.hex(), commitment=shuffle.commitment, fields=shuffle.phh_fields(),
+        ))  # fmt: skip
 
     return store

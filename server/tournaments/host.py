@@ -211,7 +211,7 @@ class TournamentHost:
 
     async def _play(self, writer: Any) -> None:
         entrants = [Entrant(p.name, RemoteAgent(self, p)) for p in self.registered.values()]
-        recorder = HandRecorder(self.store, writer, self.id)
+        recorder = HandRecorder(self.store, writer, self.id, self.bus)
         director = TournamentDirector(
             self.config, entrants, on_hand=self._hand_done(recorder), observer=self,
             clock=self.clock,

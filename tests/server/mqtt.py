@@ -157,3 +157,16 @@ async def plant_foreign(url: str = MOSQUITTO, prefix: str = DEFAULT_PREFIX) -> N
         for topic, payload in lines.items():
             if "/lobby/" in topic:
                 await client.publish(topic, payload, retain=True)
+
+
+async def hands_published(heard: Heard, prefix: str, ids: set[int], timeout: float = 10) -> None:
+    """Wait until ``hands/{id}`` of every hand in ``ids`` has come; then check that each
+    summary names its own id and that its chips add up."""
+    topics = Topics(prefix)
+    async with asyncio.timeout(timeout):
+        while not ids <= {int(t.rsplit("/", 1)[1]) for t, p, _ in heard.messages if p}:
+            await asyncio.sleep(0.02)
+    for hand_id in ids:
+        (summary,) = heard.json(topics.hand(hand_id))
+        assert summary["id"] == hand_id
+        assert sum(p["net"] for p in summary["players"]) == 0, summary

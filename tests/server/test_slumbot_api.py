@@ -23,12 +23,14 @@ from sqlalchemy import func, select
 from engine import BetOrRaiseTo, Fold, history
 from server.app import PokerServer, ServerSettings
 from server.bots import STRATEGIES, TightAggressive
+from server.bus import LocalBus
 from server.export import phh
 from server.fairness import verify_stored
 from server.store import Store
 from server.store.models import Player as PlayerRow
 from server.tournaments.director import make_bot
 from tests.helpers import serve_api
+from tests.server.mqtt import MOSQUITTO, hands_published, listening, test_bus
 from tests.server.slumbot_client import (
     STACK_SIZE,
     SlumbotClient,
@@ -46,15 +48,18 @@ class Api:
 
 
 @contextlib.asynccontextmanager
-async def api_server(db: Path, **settings: Any) -> AsyncIterator[Api]:
-    async with Store.open(f"sqlite+aiosqlite:///{db}") as store:
-        server = PokerServer(store, ServerSettings(port=0, **settings))
+async def api_server(db: Path, *, mqtt: bool = False, **settings: Any) -> AsyncIterator[Api]:
+    """A server with the API (``mqtt``: publishing to the shared Mosquitto, under a topic
+    root of its own)."""
+    async with Store.open(f"sqlite+aiosqlite:///{db}") as store, contextlib.AsyncExitStack() as on:
+        bus = await on.enter_async_context(test_bus(await store.deployment())) if mqtt else None
+        server = PokerServer(store, ServerSettings(port=0, **settings), bus=bus or LocalBus())
         async with server.running(), aiohttp.ClientSession() as http:
             assert server.api_address is not None
             yield Api(server, store, SlumbotClient(http, server.api_address))
 
 
-UNPACED = {
+UNPACED: dict[str, Any] = {
     "api_requests_per_second": 1e4, "api_burst": 10_000,
     "api_requests_per_second_in_all": 1e4,
     "api_session_requests_per_second": 1e4, "api_session_burst": 10_000,
@@ -148,6 +153,24 @@ async def test_stored_hands_verify_and_export_as_phh(api: Api) -> None:
         replay = history.replay(again)
         assert list(replay.hand.stacks) == list(info.replay().hand.stacks)
         assert again.fields["_deck_commitment"] == r["deck_commitment"]
+
+
+async def test_every_stored_api_hand_is_published_on_the_bus(tmp_path: Path) -> None:
+    """As a cash table's hands are: ``hands/{id}`` on the real Mosquitto, once stored."""
+    rng = random.Random(8)
+    async with api_server(tmp_path / "bus.db", mqtt=True, **UNPACED) as api:
+        prefix = api.server.bus.topics.prefix
+        async with listening(MOSQUITTO, f"{prefix}/hands/+") as heard:
+            token, ids = None, set()
+            for _ in range(5):
+                r = await play_hand(api.client, token, rng)
+                token = r["token"]
+                ids.add(r["hand_id"])
+            await hands_published(heard, prefix, ids)
+        (summary,) = heard.json(api.server.bus.topics.hand(r["hand_id"]))
+        assert summary["table"].startswith("api-")
+        assert summary["deck_commitment"] == r["deck_commitment"]
+        assert any(p["name"].startswith("house-") for p in summary["players"]), summary
 
 
 async def test_illegal_incr_is_refused_and_the_hand_goes_on(api: Api) -> None:

@@ -1,8 +1,8 @@
 """Tournaments scheduled on a running server, played by bots over websockets: the same
 hands and results as in-process bots with the same seed, standings to the players and on
-MQTT (the real Mosquitto at 127.0.0.1:1883, under a topic root of the test's own, with
-another deployment's finished tournaments retained on the default topics), and bad
-requests refused."""
+MQTT, every hand on MQTT too (the real Mosquitto at 127.0.0.1:1883, under a topic root of
+the test's own, with another deployment's finished tournaments retained on the default
+topics), and bad requests refused."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from server.tournaments.director import (
     make_bot,
 )
 from tests.helpers import ask
-from tests.server.mqtt import MOSQUITTO, listening, test_bus
+from tests.server.mqtt import MOSQUITTO, hands_published, listening, test_bus
 
 pytestmark = pytest.mark.usefixtures("foreign_deployment")
 
@@ -64,7 +64,8 @@ async def test_bots_over_websockets_play_the_tournament_in_process_bots_play(
             listed = (await ask(admin, {"type": "list_tournaments"}))["tournaments"]
             assert [(t["id"], t["state"], t["field"]) for t in listed] == [(tid, "registering", 4)]
             topic = bus.topics.tournament(tid)
-            async with listening(MOSQUITTO, topic) as heard:
+            hands = f"{bus.topics.prefix}/hands/+"
+            async with listening(MOSQUITTO, topic) as heard, listening(MOSQUITTO, hands) as told:
                 clients = [
                     TournamentClient(make_bot(k, seed, n), server.hosting.address, tid, name=n)
                     for n, k in FIELD.items()
@@ -75,6 +76,11 @@ async def test_bots_over_websockets_play_the_tournament_in_process_bots_play(
                     while not any(json.loads(p)["type"] == "tournament_finished"
                                   for _, p, _ in heard.messages if p):  # fmt: skip
                         await asyncio.sleep(0.05)
+                # Every hand it stored went on hands/{id}, as a cash table's do.
+                played = [h for h in await store.list_hands(limit=100_000)
+                          if h.table.startswith(f"tournament-{tid}-")]  # fmt: skip
+                assert played
+                await hands_published(told, bus.topics.prefix, {h.id for h in played})
             stored = await store.tournament(tid)
     final = [
         {k: s[k] for k in ("place", "name", "prize", "chips", "hands")}
