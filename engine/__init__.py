@@ -109,7 +109,7 @@ if TYPE_CHECKING:
         stakes_for_blinds,
     )
     from engine.rating import Rating, contest, rate
-    from engine.rules import AnteKind, ButtonRule, RuleProfile, TableConfig
+    from engine.rules import TABLE_OPTIONS, AnteKind, ButtonRule, RuleProfile, TableConfig
     from engine.table import SeatView, Table, TableView
 
 # The modules that define the names loaded on first use (the imports above, which only
@@ -141,6 +141,7 @@ if not TYPE_CHECKING:
 __all__ = [
     "GAMES",
     "MIXES",
+    "TABLE_OPTIONS",
     "Action",
     "ActionMenu",
     "ActionTaken",

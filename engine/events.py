@@ -82,6 +82,10 @@ class HandStarted:
     small_blind: int
     big_blind: int
     ante: int
+    ante_kind: str
+    """Who pays ``ante``: ``"none"``, ``"per_player"`` (every player dealt in; a bomb
+    pot's bomb) or ``"big_blind"`` (the big blind, for the table): an
+    :class:`engine.AnteKind`'s value."""
     big_blind_seat: int
 
 

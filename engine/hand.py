@@ -555,10 +555,14 @@ class Hand:
         else:
             opener = blind_order[-1][1] if blind_order else self.n - 1
         # HandStarted's fields in order: hand_number, button, seats, stacks, small_blind,
-        # big_blind, ante, big_blind_seat; a bomb pot says so (O3), with its boards.
+        # big_blind, ante, ante_kind, big_blind_seat; a bomb pot says so (O3), with its
+        # boards.
+        ante_kind = (
+            "none" if not any(s.antes) else "big_blind" if s.big_blind_ante else "per_player"
+        )
         started = (
             s.hand_number, s.button if s.button is not None else s.seats[-1], s.seats,
-            s.stacks, s.small_blind, s.big_blind, max(s.antes), s.seats[opener],
+            s.stacks, s.small_blind, s.big_blind, max(s.antes), ante_kind, s.seats[opener],
         )  # fmt: skip
         events: list[Event] = [
             BombPotStarted(*started, boards=s.boards) if s.bomb_pot else HandStarted(*started)

@@ -11,13 +11,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from enum import Enum
+from typing import Any
 
 from engine.errors import InvalidConfigError
-from engine.games import NLHE, Betting, Game, game
+from engine.games import NLHE, Betting, Game, game, game_from_dict
 
-__all__ = ["AnteKind", "ButtonRule", "RuleProfile", "TableConfig", "game"]
+__all__ = ["TABLE_OPTIONS", "AnteKind", "ButtonRule", "RuleProfile", "TableConfig", "game"]
 
 
 class AnteKind(Enum):
@@ -167,6 +169,31 @@ class TableConfig:
                 f"got {self.min_buy_in!r}..{self.max_buy_in!r}"
             )
 
+    def to_dict(self) -> dict[str, Any]:
+        """The configuration as JSON, every field by its name: the game as
+        :meth:`Game.to_dict`, enums as their values. :meth:`from_dict` reads it back.
+
+        >>> TableConfig(small_blind=1, big_blind=2).to_dict()["ante_kind"]
+        'none'
+        """
+        return {f.name: _wire(getattr(self, f.name)) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TableConfig:
+        """A configuration from its JSON form (:meth:`to_dict`'s). A field left out takes
+        its default; a key that is no field is left alone (a stored table's name, say);
+        the game is a definition, a preset's key or code, or a :class:`Game`. Raises
+        :class:`InvalidConfigError` naming what does not fit.
+
+        >>> TableConfig.from_dict({"game": "flhe", "small_blind": 1, "big_blind": 2}).big_bet
+        4
+        """
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.name in data:
+                values[f.name] = _field_value(f.name, f.default, data[f.name])
+        return cls(**values)
+
     def _check_bomb_pot(self) -> None:
         for name in ("bomb_pot", "bomb_pot_every", "seven_deuce"):
             value = getattr(self, name)
@@ -193,3 +220,35 @@ class TableConfig:
     def variant(self) -> str:
         """The game's PHH variant code (``"NT"`` for no-limit hold'em)."""
         return self.game.code
+
+
+TABLE_OPTIONS = (
+    "button_straddle", "bomb_pot", "bomb_pot_every", "bomb_pot_boards", "run_it_twice",
+    "seven_deuce",
+)  # fmt: skip
+"""The fields of :class:`TableConfig` that are a table's options (docs/rules.md O1-O8),
+which a table's summary lists under ``options``."""
+
+
+def _wire(value: Any) -> Any:
+    if isinstance(value, Game):
+        return value.to_dict()
+    return value.value if isinstance(value, Enum) else value
+
+
+def _field_value(name: str, default: Any, raw: Any) -> Any:
+    """``raw`` as the value of field ``name``, whose default says its kind."""
+    if isinstance(default, Game):
+        if isinstance(raw, Game):
+            return raw
+        return game(raw) if isinstance(raw, str) else game_from_dict(raw)
+    if isinstance(default, Enum):
+        kind = type(default)
+        try:
+            return kind(raw)
+        except ValueError:
+            allowed = ", ".join(repr(k.value) for k in kind)
+            raise InvalidConfigError(f"{name} must be one of {allowed}, got {raw!r}") from None
+    if isinstance(default, bool) and not isinstance(raw, bool):
+        raise InvalidConfigError(f"{name} must be true or false, got {raw!r}")
+    return raw

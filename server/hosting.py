@@ -17,10 +17,11 @@ import re
 import secrets
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import engine
-from engine import AnteKind, ButtonRule, EngineError, TableConfig
+from engine import TABLE_OPTIONS, EngineError, TableConfig
 from server import protocol
 from server.bots import STRATEGIES, load_bot
 from server.bus import EventBus, NoBus
@@ -527,7 +528,7 @@ def check_mix_fields(m: protocol.CreateTable) -> None:
     if m.game != "nlhe" or m.cap is not None:
         raise engine.InvalidConfigError("a mixed game takes no game or cap of its own")
     defaults = protocol.CreateTable.model_fields
-    options = [name for name in OPTIONS if getattr(m, name) != defaults[name].default]
+    options = [name for name in TABLE_OPTIONS if getattr(m, name) != defaults[name].default]
     if options:  # each game of a mix allows other options: none is played, so none is taken
         raise engine.InvalidConfigError(
             f"table options are for a table of one game: a mixed game takes no {options[0]}"
@@ -560,24 +561,10 @@ def table_config(
     if mixed is not None:
         mix, level = mixed
         return mix.config(mix.games[0], level, seats=fields["seats"])
-    name = fields.get("game", "nlhe")
-    game = engine.game(name) if isinstance(name, str) else engine.game_from_dict(name)
+    config = TableConfig.from_dict({"game": "nlhe", **fields})
     if fields.get("cap") is not None:
-        game = game.with_cap(fields["cap"])
-    return TableConfig(
-        game=game,
-        small_blind=fields.get("small_blind", 0), big_blind=fields.get("big_blind", 0),
-        bring_in=fields.get("bring_in", 0), small_bet=fields.get("small_bet", 0),
-        big_bet=fields.get("big_bet", 0), seats=fields["seats"], ante=fields["ante"],
-        ante_kind=AnteKind(fields["ante_kind"]), min_buy_in=fields["min_buy_in"],
-        max_buy_in=fields["max_buy_in"], button_rule=ButtonRule(fields["button_rule"]),
-        **{k: fields[k] for k in OPTIONS if k in fields},
-    )  # fmt: skip
-
-
-OPTIONS = ("button_straddle", "bomb_pot", "bomb_pot_every", "bomb_pot_boards", "run_it_twice",
-           "seven_deuce")  # fmt: skip
-"""A table's options (docs/rules.md O1-O8), as ``create_table`` and the store name them."""
+        config = replace(config, game=config.game.with_cap(fields["cap"]))
+    return config
 
 
 def table_json(settings: TableSettings) -> dict[str, Any]:
@@ -587,19 +574,7 @@ def table_json(settings: TableSettings) -> dict[str, Any]:
         "name": settings.name,
         "decision_seconds": settings.decision_seconds,
         "time_bank_seconds": settings.time_bank_seconds,
-        "game": config.game.to_dict(),
+        **config.to_dict(),
         **({} if settings.mix is None else mix_json(settings.mix)),
-        "bring_in": config.bring_in,
-        "small_bet": config.small_bet,
-        "big_bet": config.big_bet,
-        "small_blind": config.small_blind,
-        "big_blind": config.big_blind,
-        "seats": config.seats,
-        "ante": config.ante,
-        "ante_kind": config.ante_kind.value,
-        "min_buy_in": config.min_buy_in,
-        "max_buy_in": config.max_buy_in,
-        "button_rule": config.button_rule.value,
-        **{k: getattr(config, k) for k in OPTIONS},
         "show_seconds": settings.show_seconds,
     }

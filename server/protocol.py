@@ -28,7 +28,7 @@ from pydantic import (
     ValidationError,
 )
 
-from engine import ActionMenu, Card, Event, SeatView, TableConfig, TableView
+from engine import TABLE_OPTIONS, ActionMenu, Card, Event, SeatView, TableConfig, TableView
 from server.settle import LedgerError, read_ledger, settle
 from server.stats.service import MAX_HANDS
 
@@ -541,6 +541,19 @@ def menu_body(menu: ActionMenu) -> dict[str, Any]:
         "can_draw": menu.can_draw,
         "max_discard": menu.max_discard,
         "run_it_twice": menu.run_it_twice,
+    }
+
+
+def config_body(config: TableConfig) -> dict[str, Any]:
+    """What a table's summary says of its rules: :meth:`TableConfig.to_dict`'s fields,
+    the options under ``options`` (with ``straddle``: whether the game has straddles), and
+    :func:`game_body`'s facts of the game. The bot SDK reads it back
+    (:func:`server.bots.wire.config_from_summary`)."""
+    wire = config.to_dict()
+    return {
+        **{k: v for k, v in wire.items() if k not in TABLE_OPTIONS},
+        **game_body(config),
+        "options": {"straddle": config.game.straddles, **{k: wire[k] for k in TABLE_OPTIONS}},
     }
 
 

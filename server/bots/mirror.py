@@ -99,8 +99,6 @@ class TableMirror:
         self.button: int | None = None
         self.seats: dict[int, _SeatState] = {}
         self._snapshot_pots: tuple[int, ...] | None = None
-        self._antes_posted = 0
-        self._ante_known = config.ante == 0
         # A draw street's betting starts once every seat still in has drawn (the engine
         # keeps the last round's street totals until then); after a snapshot taken during
         # the draw, at the first action or betting menu. None: not known since a snapshot.
@@ -112,7 +110,6 @@ class TableMirror:
         hands, forgetting the last hand's street, board and cards."""
         self.config = config
         self.street, self.board = None, ()
-        self._ante_known = config.ante == 0
         for seat in self.seats.values():
             seat.cards, seat.up_cards = None, ()
             seat.in_hand = seat.folded = seat.all_in = False
@@ -174,7 +171,6 @@ class TableMirror:
             case "forced_bet_posted" | "action_taken" if state is not None:
                 self._chips_in(state, event)
             case "hole_cards_dealt" if state is not None:
-                self._learn_ante_kind()
                 street = self.street
                 if street is not None and all(self.config.game.streets[street].hole):
                     # Stud's last card, down: its street is named by no event.
@@ -221,7 +217,6 @@ class TableMirror:
 
     def _dealt_up(self, seat: object, state: _SeatState, event: Mapping[str, Any]) -> None:
         """Cards (or dice) dealt face up: public, and part of the seat's own cards."""
-        self._learn_ante_kind()
         self._street_named(event["street"])
         cards = cards_from_json(event["cards"]) or ()
         state.up_cards += cards
@@ -311,22 +306,17 @@ class TableMirror:
                 state.dead += int(event["increment"])
             case "ante":
                 state.ante += int(event["increment"])
-                self._antes_posted += 1
             case "fold":
                 state.folded = True
             case _:
                 pass
 
     def _hand_started(self, event: Mapping[str, Any]) -> None:
-        stakes = (int(event["small_blind"]), int(event["big_blind"]), int(event["ante"]))
-        cfg = self.config
-        if stakes != (cfg.small_blind, cfg.big_blind, cfg.ante):  # a tournament's new level
-            kind = cfg.ante_kind if stakes[2] and cfg.ante else AnteKind.NONE
-            if stakes[2] and kind is AnteKind.NONE:
-                kind, self._ante_known = AnteKind.PER_PLAYER, False  # until a hand shows
-            self.config = replace(
-                cfg, small_blind=stakes[0], big_blind=stakes[1], ante=stakes[2], ante_kind=kind
-            )
+        # The hand's stakes, as a tournament's level sets them: the event says them all.
+        self.config = replace(
+            self.config, small_blind=int(event["small_blind"]), big_blind=int(event["big_blind"]),
+            ante=int(event["ante"]), ante_kind=AnteKind(event["ante_kind"]),
+        )  # fmt: skip
         self.hand_number = int(event["hand_number"])
         self.hand_in_progress = True
         self.street = self.config.game.street(0)
@@ -334,7 +324,6 @@ class TableMirror:
         self._drawn.clear()
         self._betting = True
         self.button = event["button"]
-        self._antes_posted = 0
         dealt = dict(zip(event["seats"], event["stacks"], strict=True))
         for seat in dealt:
             self.seats.setdefault(seat, _SeatState(stack=0))
@@ -347,17 +336,6 @@ class TableMirror:
             if s.in_hand:
                 s.stack = int(dealt[seat])
                 s.waiting_for_big_blind = False  # dealt in: done waiting
-
-    def _learn_ante_kind(self) -> None:
-        """The summary gives the ante but not who pays it: one ante at a hand of two or more
-        means the big blind pays for the table."""
-        if self._ante_known or not self.hand_in_progress:
-            return
-        dealt = sum(1 for s in self.seats.values() if s.in_hand)
-        if self._antes_posted and dealt >= 2:
-            kind = AnteKind.BIG_BLIND if self._antes_posted == 1 else AnteKind.PER_PLAYER
-            self.config = replace(self.config, ante_kind=kind)
-            self._ante_known = True
 
     def pots(self) -> tuple[int, ...]:
         """Main pot then side pots from the streets already played (this street's chips are

@@ -29,7 +29,6 @@ from typing import Any, Final
 from engine import (
     Action,
     ActionMenu,
-    AnteKind,
     BetOrRaiseTo,
     BringIn,
     Card,
@@ -122,23 +121,11 @@ def game_from_summary(summary: Mapping[str, Any]) -> Game:
 
 
 def config_from_summary(summary: Mapping[str, Any]) -> TableConfig:
-    """A table's :class:`TableConfig` from its lobby summary: the game and its stakes. The
-    summary does not say how antes are paid: with an ante,
-    :class:`server.bots.mirror.TableMirror` guesses per player until it sees a hand."""
-    ante = int(summary.get("ante", 0))
-    return TableConfig(
-        small_blind=int(summary.get("small_blind", 0)),
-        big_blind=int(summary.get("big_blind", 0)),
-        seats=int(summary["seats"]),
-        ante=ante,
-        ante_kind=AnteKind.PER_PLAYER if ante else AnteKind.NONE,
-        min_buy_in=int(summary.get("min_buy_in", 0)),
-        max_buy_in=int(summary.get("max_buy_in", 0)),
-        game=game_from_summary(summary),
-        bring_in=int(summary.get("bring_in", 0)),
-        small_bet=int(summary.get("small_bet", 0)),
-        big_bet=int(summary.get("big_bet", 0)),
-    )
+    """A table's :class:`TableConfig` from its lobby summary, which carries
+    :meth:`TableConfig.to_dict`'s fields: the rules at the top, the options under
+    ``options`` (a field a server leaves out takes its default)."""
+    options = summary.get("options") or {}
+    return TableConfig.from_dict({**summary, **options, "game": game_from_summary(summary)})
 
 
 def card_from_json(value: str) -> Card:

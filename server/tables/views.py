@@ -30,28 +30,12 @@ class Views(TableState):
     def summary(self) -> dict[str, Any]:
         """The lobby's line for this table."""
         cfg = self.table.config  # a mixed game's current game
+        rules = protocol.config_body(cfg)
         return {
             "id": self.settings.table_id,
             "name": self.settings.name,
-            **protocol.game_body(cfg),
-            "small_blind": cfg.small_blind,
-            "big_blind": cfg.big_blind,
-            "ante": cfg.ante,
-            "seats": cfg.seats,
-            "min_buy_in": cfg.min_buy_in,
-            "max_buy_in": cfg.max_buy_in,
-            "ante_kind": cfg.ante_kind.value,
-            "button_rule": cfg.button_rule.value,
-            "options": {
-                "straddle": cfg.game.straddles,
-                "button_straddle": cfg.button_straddle,
-                "bomb_pot": cfg.bomb_pot,
-                "bomb_pot_every": cfg.bomb_pot_every,
-                "bomb_pot_boards": cfg.bomb_pot_boards,
-                "run_it_twice": cfg.run_it_twice,
-                "seven_deuce": cfg.seven_deuce,
-                "show_seconds": self.settings.show_seconds,
-            },
+            **rules,
+            "options": {**rules["options"], "show_seconds": self.settings.show_seconds},
             "decision_seconds": self.settings.decision_seconds,
             "time_bank_seconds": self.settings.time_bank_seconds,
             "players": [

@@ -32,12 +32,8 @@ from tests.server.test_strategies import EVERY_GAME, game_config
 
 
 def _summary(config: TableConfig) -> dict[str, Any]:
-    """What the lobby says of a table (TableRunner.summary): its stakes and its game."""
-    return {
-        "id": "t", "small_blind": config.small_blind, "big_blind": config.big_blind,
-        "ante": config.ante, "seats": config.seats, "min_buy_in": config.min_buy_in,
-        "max_buy_in": config.max_buy_in, "players": [], **protocol.game_body(config),
-    }  # fmt: skip
+    """What the lobby says of a table (TableRunner.summary): its rules and its game."""
+    return {"id": "t", "players": [], **protocol.config_body(config)}
 
 
 def _snapshot(table: Table, viewer: int) -> dict[str, Any]:
@@ -122,11 +118,8 @@ class _Watcher:
     def check(self, menu: ActionMenu | None) -> None:
         truth = self.table.view(0)
         mine = self.mirror.view(to_act=0 if menu else None, legal=menu)
-        # The lobby's summary does not say the button rule; nor the ante kind until a hand
-        # has shown it.
-        assert mine.config.button_rule is ButtonRule.MOVING
-        if self.full_hand_seen:
-            assert mine.config == dataclasses.replace(truth.config, button_rule=ButtonRule.MOVING)
+        # The summary and each hand_started say every rule: the ante kind included.
+        assert mine.config == truth.config
         mine = dataclasses.replace(mine, config=truth.config)
         if self.rebuilt:  # dead money posted before a snapshot counts as live: same total
             assert sum(mine.pots) == sum(truth.pots)

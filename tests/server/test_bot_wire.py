@@ -3,6 +3,7 @@ the act messages sent back."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -11,13 +12,16 @@ import pytest
 from engine import (
     Action,
     ActionMenu,
+    AnteKind,
     BetOrRaiseTo,
     BringIn,
+    ButtonRule,
     Card,
     CheckOrCall,
     Deck,
     Draw,
     Fold,
+    RuleProfile,
     Street,
     Table,
     TableConfig,
@@ -120,9 +124,16 @@ def _any_action(menu: ActionMenu, hand: tuple[Card, ...], rng: random.Random) ->
 def test_a_summary_gives_the_tables_game_and_stakes() -> None:
     for key in EVERY_GAME:
         config = game_config(key, 2)
-        summary = {"seats": 2, "ante": config.ante, "small_blind": config.small_blind,
-                   "big_blind": config.big_blind, **protocol.game_body(config)}  # fmt: skip
-        assert config_from_summary(summary) == config
+        summary = {"id": "t", "players": [], **protocol.config_body(config)}
+        assert config_from_summary(json.loads(json.dumps(summary))) == config
+    # Every rule and option, the ante's kind among them (the SDK guessed it before).
+    rich = TableConfig(
+        small_blind=5, big_blind=10, seats=9, ante=10, ante_kind=AnteKind.BIG_BLIND,
+        button_rule=ButtonRule.DEAD, button_straddle=True, bomb_pot=20, bomb_pot_every=8,
+        bomb_pot_boards=2, run_it_twice=True, seven_deuce=15, rule_profile=RuleProfile.ACPC,
+        fold_when_check_is_free=True,
+    )  # fmt: skip
+    assert config_from_summary({"players": [], **protocol.config_body(rich)}) == rich
     # A server from before other games: no-limit hold'em.
     old = {"seats": 6, "small_blind": 50, "big_blind": 100}
     assert config_from_summary(old).game is game("nlhe")
@@ -137,3 +148,11 @@ def test_streets_and_dice_read_as_the_game_names_them() -> None:
         Card.die(6), Card.die(1), Card.parse("X1"), Card.parse("Td"),
     )  # fmt: skip
     assert cards_from_json(None) is None
+
+
+def test_create_table_takes_every_field_a_table_creator_sets() -> None:
+    """``create_table`` carries TableConfig's fields by their names (the hosting code reads
+    them with TableConfig.from_dict); the fields it leaves out are the ACPC dealer's own."""
+    acpc_only = {"rule_profile", "fold_when_check_is_free", "uncapped_heads_up"}
+    config_fields = {f.name for f in dataclasses.fields(TableConfig)}
+    assert config_fields - set(protocol.CreateTable.model_fields) == acpc_only
