@@ -23,6 +23,7 @@ from server import routing
 from server.bots import STRATEGIES
 from server.bus import EventBus, LocalBus
 from server.connections import Session, client_address, read_messages
+from server.errors import Code
 from server.hosting import Hosting
 from server.housekeeping import keep_house
 from server.http import process_request
@@ -60,7 +61,9 @@ class PokerServer:
         self.tournaments = Tournaments(self.store, self.settings, self.bus)
         self.records = Records(self.store)  # a worker process reads the hands for these
         self.stats = StatsService(self.records)
-        self.exports = Limits(per_minute=10, at_once=1, in_all=4, what="export")
+        self.exports = Limits(
+            per_minute=10, at_once=1, in_all=4, what="export", code=Code.TOO_MANY_EXPORTS
+        )
         settings = self.settings
         self._proxies = frozenset(
             ip.strip() for ip in self.settings.forwarded_allow_ips.split(",") if ip.strip()

@@ -25,6 +25,7 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
 from server import protocol
+from server.errors import Code
 from server.settings import ServerSettings
 from server.tables import Player
 
@@ -268,7 +269,7 @@ async def read_messages(
                 errors, window = 0, time.monotonic()
             if not session.bucket.take():
                 errors += 1
-                session.send(protocol.error("rate_limited", "too many messages: slow down"))
+                session.send(protocol.error(Code.RATE_LIMITED, "too many messages: slow down"))
             else:
                 reply = await answer(session, raw)
                 if reply is not None:

@@ -26,6 +26,7 @@ from server import protocol
 from server.bots import STRATEGIES, load_bot
 from server.bus import EventBus, NoBus
 from server.connections import Session
+from server.errors import Code
 from server.players import Players
 from server.settings import ServerSettings
 from server.store import HandWriter, Lease, Store
@@ -78,14 +79,14 @@ class Hosting:
         if runner is None:
             if table_id in self.hosts:
                 raise self.hosted_elsewhere(table_id)
-            raise TableError("no_table", f"no table {table_id!r}")
+            raise TableError(Code.NO_TABLE, f"no table {table_id!r}")
         return runner
 
     def hosted_elsewhere(self, table_id: str) -> TableError:
         """What a player asking to play at another process's table is told: its address."""
         address = self.hosts[table_id]
         return TableError(
-            "elsewhere",
+            Code.ELSEWHERE,
             f"table {table_id!r} is hosted by another server: connect to {address} to play",
             address=address,
         )
@@ -293,7 +294,7 @@ class Hosting:
                 mixed = table_mix(m.model_dump())
                 config = table_config(m.model_dump(), mixed)
             except EngineError as exc:
-                raise TableError("refused", str(exc)) from None
+                raise TableError(Code.REFUSED, str(exc)) from None
             # A private table's invite: 192 random bits, in its link (docs/home-games.md).
             private = (
                 {"host": creator.id, "invite": secrets.token_urlsafe(24)} if m.private else None
@@ -317,7 +318,7 @@ class Hosting:
         of the host's naming), under a name of its own, reserved like the demo's bots."""
         if strategy not in STRATEGIES:
             names = ", ".join(STRATEGIES)
-            raise TableError("bad_strategy", f"no house bot {strategy!r}: one of {names}")
+            raise TableError(Code.BAD_STRATEGY, f"no house bot {strategy!r}: one of {names}")
         name = f"bot{seat + 1}-{strategy}"
         ids = await self.store.ensure_players([name])
         self.players.reserve(name)
@@ -434,17 +435,17 @@ def check_caps(
     theirs = sum(a == address for a in origins.values())
     if mine >= settings.tables_per_player:
         raise TableError(
-            "too_many_tables", f"a player may have {settings.tables_per_player} tables "
+            Code.TOO_MANY_TABLES, f"a player may have {settings.tables_per_player} tables "
             "open: close one (leave it, and it closes once idle)",
         )  # fmt: skip
     if theirs >= settings.tables_per_address:
         raise TableError(
-            "too_many_tables", f"players at one address may have "
+            Code.TOO_MANY_TABLES, f"players at one address may have "
             f"{settings.tables_per_address} tables open: join one",
         )  # fmt: skip
     if len(creators) >= settings.max_tables:
         raise TableError(
-            "too_many_tables", f"players have opened the most tables this server "
+            Code.TOO_MANY_TABLES, f"players have opened the most tables this server "
             f"holds ({settings.max_tables}): join one",
         )  # fmt: skip
 

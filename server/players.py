@@ -18,9 +18,18 @@ from typing import Any
 
 from server import protocol
 from server.connections import Session
+from server.errors import Code
+from server.export.formats import FORMATS
 from server.settings import ServerSettings
 from server.store import Store
 from server.tables import Player, TableError
+
+EXPORT_FORMATS = [
+    {"name": f.name, "label": f.label, "suffix": f.suffix, "media_type": f.media_type}
+    for f in FORMATS.values()
+]
+"""What ``welcome`` says of the export formats (``export``'s ``format``), for a client's
+list of them."""
 
 
 class Players:
@@ -39,7 +48,7 @@ class Players:
         """The player a connection said hello as."""
         if session.player is None:
             raise TableError(
-                "hello_first", "say hello first (a guest name, an account token or a session)"
+                Code.HELLO_FIRST, "say hello first (a guest name, an account token or a session)"
             )
         return session.player
 
@@ -54,31 +63,33 @@ class Players:
         it names nobody's seat)."""
         if m.version != protocol.VERSION:
             raise protocol.ProtocolError(
-                "bad_version", f"this server speaks version {protocol.VERSION}"
+                Code.BAD_VERSION, f"this server speaks version {protocol.VERSION}"
             )
         if sum(x is not None for x in (m.name, m.token, m.session, m.seat_token)) != 1:
             raise protocol.ProtocolError(
-                "bad_message",
+                Code.BAD_MESSAGE,
                 "hello: give one of a guest name, an account token, a session, a seat token",
             )
         if m.seat_token is not None:
             token = self._seat_identity(session, seated)
         elif m.session is not None:
             if m.session not in self.identities:
-                raise TableError("bad_session", "no such session: say hello with a name or token")
+                raise TableError(
+                    Code.BAD_SESSION, "no such session: say hello with a name or token"
+                )
             session.player, since = self.identities[m.session]
             token = m.session
         else:
             if m.token is not None:
                 found = await self.store.player_by_token(m.token)
                 if found is None:
-                    raise TableError("bad_token", "no account has this token")
+                    raise TableError(Code.BAD_TOKEN, "no account has this token")
                 session.player, since = Player(*found), None
             else:
                 assert m.name is not None
                 if m.name in self.guests:
                     raise TableError(
-                        "name_taken",
+                        Code.NAME_TAKEN,
                         f"the name {m.name!r} is in use: to come back, say hello with your session",
                     )
                 player_id = await self.store.guest(m.name)
@@ -96,7 +107,7 @@ class Players:
         when, or an account) as their earlier session says."""
         if seated is None:
             raise TableError(
-                "bad_seat_token", "no seat has this token (its player stood up, or the "
+                Code.BAD_SEAT_TOKEN, "no seat has this token (its player stood up, or the "
                 "server restarted): say hello with a name or token",
             )  # fmt: skip
         earlier = [s for p, s in self.identities.values() if p.id == seated.id]
@@ -122,11 +133,12 @@ class Players:
                 "guest": since is not None,
             },
             "session": token,
+            "export_formats": EXPORT_FORMATS,
         }
 
     async def create_account(self, session: Session, name: str) -> dict[str, Any]:
         if self.guests.get(name) == "":  # a house bot's (reserve)
-            raise TableError("refused", f"the name {name!r} is taken")
+            raise TableError(Code.REFUSED, f"the name {name!r} is taken")
         self.count_account(session.address)
         player_id, token = await self.store.create_account(name)
         return {"type": "account", "name": name, "token": token, "player_id": player_id}
@@ -140,7 +152,7 @@ class Players:
             made.popleft()
         if len(made) >= self.settings.accounts_per_address:
             raise TableError(
-                "too_many_accounts",
+                Code.TOO_MANY_ACCOUNTS,
                 f"an address may create {self.settings.accounts_per_address} accounts an hour",
             )
         made.append(now)

@@ -29,6 +29,8 @@ from pydantic import (
 )
 
 from engine import TABLE_OPTIONS, ActionMenu, Card, Event, SeatView, TableConfig, TableView
+from server.errors import Code, Refusal
+from server.export.formats import FORMATS
 from server.settle import LedgerError, read_ledger, settle
 from server.stats.service import MAX_HANDS
 
@@ -47,6 +49,18 @@ INVITE = Annotated[str, Field(min_length=16, max_length=64)]
 MOMENT = Annotated[AwareDatetime, Field(strict=False)]
 """A time as ISO 8601 text with its zone (``2026-11-26T20:00:00+00:00``)."""
 GAME = Annotated[str, Field(min_length=1, max_length=40)] | dict[str, Any]
+
+
+def _export_format(name: str) -> str:
+    if name not in FORMATS:
+        raise ValueError(f"must be one of {', '.join(map(repr, FORMATS))}, not {name!r}")
+    return name
+
+
+EXPORT_FORMAT = Annotated[
+    str, AfterValidator(_export_format), Field(json_schema_extra={"enum": list(FORMATS)})
+]
+"""An export format's name (:data:`server.export.formats.FORMATS`)."""
 
 
 def visible_text(text: str) -> str:
@@ -78,13 +92,12 @@ of it (player and account names are :data:`NAME`, plain letters and digits)."""
 (``engine.Game.to_dict``); the engine checks it."""
 
 
-class ProtocolError(Exception):
+class ProtocolError(Refusal):
     """A message that is not valid protocol; ``code`` goes to the client, with ``re``
     when the message's ``id`` could be read."""
 
-    def __init__(self, code: str, message: str, re_: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
+    def __init__(self, code: Code, message: str, re_: str | None = None) -> None:
+        super().__init__(code, message)
         self.re = re_
 
 
@@ -304,7 +317,7 @@ class Export(ClientMessageBase):
 
     type: Literal["export"]
     table: TABLE_ID
-    format: Literal["pokerstars", "phh", "ohh"]
+    format: EXPORT_FORMAT
     since: MOMENT | None = None
 
 
@@ -459,15 +472,15 @@ def parse(raw: str | bytes) -> Any:
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        raise ProtocolError("bad_json", "a message must be one JSON object") from None
+        raise ProtocolError(Code.BAD_JSON, "a message must be one JSON object") from None
     except RecursionError:
-        raise ProtocolError("bad_json", "a message must not nest this deeply") from None
+        raise ProtocolError(Code.BAD_JSON, "a message must not nest this deeply") from None
     if not isinstance(data, dict):
-        raise ProtocolError("bad_message", "a message must be a JSON object")
+        raise ProtocolError(Code.BAD_MESSAGE, "a message must be a JSON object")
     ident = data.get("id")
     re_ = ident if isinstance(ident, str) and len(ident) <= 64 else None
     if "type" not in data:
-        raise ProtocolError("bad_message", "a message needs a 'type'", re_)
+        raise ProtocolError(Code.BAD_MESSAGE, "a message needs a 'type'", re_)
     try:
         return _CLIENT.validate_python(data)
     except ValidationError as exc:
@@ -475,9 +488,10 @@ def parse(raw: str | bytes) -> Any:
         where = ".".join(str(p) for p in error["loc"] if p != data.get("type"))
         if error["type"] == "union_tag_invalid":
             message = f"unknown message type {data['type']!r}"
-            raise ProtocolError("unknown_type", message, re_) from None
-        message = f"{data.get('type')}: {where}: {error['msg']}"
-        raise ProtocolError("bad_message", message, re_) from None
+            raise ProtocolError(Code.UNKNOWN_TYPE, message, re_) from None
+        said = error["msg"].removeprefix("Value error, ")  # a validator of ours: its words
+        message = f"{data.get('type')}: {where}: {said}"
+        raise ProtocolError(Code.BAD_MESSAGE, message, re_) from None
 
 
 def client_schema() -> dict[str, Any]:
@@ -705,7 +719,7 @@ def dumps(message: dict[str, Any]) -> str:
         return json.dumps(message, separators=(",", ":"))
 
 
-def error(code: str, message: str, re_: str | None = None, **extra: Any) -> str:
+def error(code: Code, message: str, re_: str | None = None, **extra: Any) -> str:
     """An error reply to one client."""
     body: dict[str, Any] = {"type": "error", "code": code, "message": message, **extra}
     if re_ is not None:

@@ -25,6 +25,7 @@ import orjson
 
 from server import protocol
 from server.bus import EventBus
+from server.errors import Code
 from server.tables import Subscriber, TableError
 
 log = logging.getLogger("pokerroom")
@@ -67,7 +68,7 @@ class RemoteTable:
                     await self.ready.wait()
             except TimeoutError:
                 raise TableError(
-                    "unreachable", f"table {self.table_id!r} is not reachable: try again"
+                    Code.UNREACHABLE, f"table {self.table_id!r} is not reachable: try again"
                 ) from None
         # Nothing is awaited from here to the reply: no event slips in before it.
         self.watchers.add(session)

@@ -20,10 +20,12 @@ import engine
 from engine import EngineError
 from server import protocol
 from server.connections import Session
+from server.errors import Code, Refusal, engine_code
+from server.export.formats import FORMATS
 from server.export.seat import ExportRequest, export_stored, seen_from
 from server.players import Players
-from server.stats.service import PrivateTableError, Query, StatsBusyError
-from server.store import UNAVAILABLE, StoreError, UnknownHandError
+from server.stats.service import Query
+from server.store import UNAVAILABLE, UnknownHandError
 from server.tables import TableError
 
 if TYPE_CHECKING:  # the handlers are called with the server, which imports this module
@@ -44,19 +46,21 @@ async def answer(app: PokerServer, session: Session, raw: str | bytes) -> str | 
         body = await ROUTES[type(message)](app, session, message)
     except protocol.ProtocolError as exc:
         return protocol.error(exc.code, str(exc), re_ if re_ is not None else exc.re)
-    except TableError as exc:
+    except Refusal as exc:
         return protocol.error(exc.code, str(exc), re_, **exc.details)
-    except (StoreError, EngineError) as exc:
-        return protocol.error("refused", str(exc), re_)
+    except EngineError as exc:
+        return protocol.error(engine_code(exc), str(exc), re_)
     except UNAVAILABLE as exc:  # the database is away: say so, and to try again
         log.warning("a message was not answered: the database is unavailable (%s)",
                     str(exc).splitlines()[0] if str(exc) else type(exc).__name__)  # fmt: skip
-        return protocol.error("unavailable", "the database is unavailable: try again shortly", re_)
+        return protocol.error(
+            Code.UNAVAILABLE, "the database is unavailable: try again shortly", re_
+        )
     except ConnectionClosed:  # gone while its read waited (Session.while_connected)
         return None
     except Exception:  # a bug must cost this one reply, not the connection or a table
         log.exception("error answering a message")
-        return protocol.error("internal", "the server failed to answer this message", re_)
+        return protocol.error(Code.INTERNAL, "the server failed to answer this message", re_)
     if body is None:
         return None
     if re_ is not None:
@@ -144,7 +148,7 @@ async def _host(app: PokerServer, session: Session, m: protocol.Host) -> Reply:
     if m.action == "house_bot":
         runner.require_host(player)  # nobody else gets a player made for them
         if m.seat is None or m.strategy is None:
-            raise TableError("bad_message", "host: house_bot needs a seat and a strategy")
+            raise TableError(Code.BAD_MESSAGE, "host: house_bot needs a seat and a strategy")
         bot = await app.hosting.house_bot(m.seat, m.strategy)
     session.tables.add(m.table)
     return await runner.request("host", session, player=player, m=m, bot=bot)
@@ -197,16 +201,13 @@ async def _export(app: PokerServer, session: Session, m: protocol.Export) -> Rep
     player = Players.of(session)
     app.hosting.runner(m.table).require_watcher(session, player)
     since = m.since or dt.datetime.now(dt.UTC) - dt.timedelta(days=1)
-    try:
-        app.exports.start(session.address)
-    except StatsBusyError as exc:
-        raise TableError("too_many_exports", str(exc)) from None
+    app.exports.start(session.address)  # too_many_exports when over a limit
     try:
         request = ExportRequest(m.table, since, EXPORT_HANDS, player.name, m.format, session.since)
         text, count = await session.while_connected(app.records.run(export_stored, request))
     finally:
         app.exports.done(session.address)
-    suffix = {"pokerstars": "txt", "phh": "phhs", "ohh": "ohh"}[m.format]
+    suffix = FORMATS[m.format].suffix
     return {"type": "export", "table": m.table, "format": m.format, "hands": count,
             "filename": f"{m.table}-{since:%Y%m%d}.{suffix}", "text": text}  # fmt: skip
 
@@ -276,7 +277,7 @@ async def _hand(app: PokerServer, session: Session, m: protocol.Hand) -> Reply:
             m.hand_id, player=player.name, since=session.since, imported=False
         )
     except UnknownHandError:
-        raise TableError("no_hand", f"no hand {m.hand_id} that you played") from None
+        raise TableError(Code.NO_HAND, f"no hand {m.hand_id} that you played") from None
     position = stored.info.players.index(player.name)
     # About a millisecond of replaying and rendering: less than a hop to a thread.
     seen = seen_from(stored.info, position)
@@ -290,14 +291,7 @@ async def _stats(app: PokerServer, session: Session, m: protocol.Stats) -> Reply
     game = None if m.game is None else engine.game(m.game).key
     query = Query(tuple(dict.fromkeys(m.players)), m.table, game, m.last, m.since)
     allowed = m.table is not None and _may_see(app, session, m.table)
-    try:
-        return await session.while_connected(
-            app.stats.stats(query, session.address, allowed=allowed)
-        )
-    except StatsBusyError as exc:
-        raise TableError("too_many_stats", str(exc)) from None
-    except PrivateTableError as exc:
-        raise TableError("bad_invite", str(exc)) from None
+    return await session.while_connected(app.stats.stats(query, session.address, allowed=allowed))
 
 
 def _may_see(app: PokerServer, session: Session, table_id: str) -> bool:
@@ -311,7 +305,7 @@ def _may_see(app: PokerServer, session: Session, table_id: str) -> bool:
     if runner.private and session not in runner.subscribers:
         if session.player is None:
             raise TableError(
-                "bad_invite", f"table {table_id!r} is private: its invite lets you watch it"
+                Code.BAD_INVITE, f"table {table_id!r} is private: its invite lets you watch it"
             )
         runner.require_watcher(session, session.player)
     return True

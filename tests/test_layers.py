@@ -15,7 +15,10 @@ ROOT = Path(__file__).parents[1]
 LAYERS: list[tuple[str, list[str]]] = [
     ("engine", ["engine"]),
     # A stored hand rendered, or counted (statistics): they need no database.
-    ("exports", ["server.export", "server.stats", "server.settle", "server.compute"]),
+    (
+        "exports",
+        ["server.errors", "server.export", "server.stats", "server.settle", "server.compute"],
+    ),
     (
         "store",
         ["server.store", "server.bus", "server.config", "server.protocol", "server.recording"],

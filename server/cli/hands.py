@@ -22,7 +22,8 @@ import engine
 from engine import EngineError, history
 from server.cli.common import Parser, Progress, UsageError, add_command, emit, phh_files, progress
 from server.config import database_url
-from server.export import HandInfo, ohh, pokerstars
+from server.export import HandInfo, pokerstars
+from server.export.formats import FORMATS
 from server.protocol import summary_body
 from server.store import HandSummary, Store, migrate
 
@@ -194,18 +195,13 @@ def render(
     """Hands in one of the export formats, as the text of one file; ``bar`` counts them.
     With ``hero`` (PokerStars text, hands that player played) each hand is that player's
     own history: their hole cards alone, the others' where shown."""
-    counted = _counted(infos, bar or Progress())
-    if fmt == "phh":
-        if len(infos) == 1:
-            return history.dump(next(counted).history)
-        return history.dump_all(info.history for info in counted)
-    if fmt == "pokerstars":  # pokerstars.render_all, a hand at a time for the bar
-        return "\n\n".join(
-            pokerstars.render(info, hero=None if hero is None else info.players.index(hero))
-            for info in counted
-        )
-    # OHH files hold one JSON document per hand, separated by a blank line.
-    return "".join(ohh.dumps(ohh.render(info)) + "\n\n" for info in counted)
+    form, counted = FORMATS[fmt], _counted(infos, bar or Progress())
+    if fmt == "phh" and len(infos) == 1:  # one hand: a .phh file, not a .phhs
+        return history.dump(next(counted).history)
+    return form.join([
+        form.render(info, None if hero is None else info.players.index(hero), False)
+        for info in counted
+    ])  # fmt: skip
 
 
 def _counted(items: Iterable[T], bar: Progress) -> Iterator[T]:
@@ -410,7 +406,7 @@ def add_hands_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     )
     p.add_argument("ids", nargs="*", type=int, help="hand ids")
     p.add_argument("--all", action="store_true", help="every stored hand")
-    p.add_argument("--format", choices=("phh", "pokerstars", "ohh"), required=True)
+    p.add_argument("--format", choices=tuple(FORMATS), required=True)
     p.add_argument(
         "--hero",
         metavar="NAME",

@@ -18,13 +18,14 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from engine import Event, history, redact
-from server.export import HandInfo, UnsupportedGameError, ohh, pokerstars
+from server.export import HandInfo, UnsupportedGameError, pokerstars
+from server.export.formats import FORMATS
 from server.export.phh import SEED_FIELD
 
 if TYPE_CHECKING:
     from server.store import Store
 
-__all__ = ["FORMATS", "ExportRequest", "SeenHand", "export_seen", "export_stored", "seen_from"]
+__all__ = ["ExportRequest", "SeenHand", "export_seen", "export_stored", "seen_from"]
 
 
 @dataclass(frozen=True)
@@ -59,39 +60,28 @@ def seen_from(info: HandInfo, position: int) -> SeenHand:
     )
 
 
-FORMATS = ("pokerstars", "phh", "ohh")
-
-
 def export_seen(
     infos: Sequence[HandInfo], player: str, fmt: str, since: datetime | None = None
 ) -> tuple[str, int]:
-    """Hands as one file in ``fmt`` (one of :data:`FORMATS`), each as ``player`` saw it,
-    and how many it holds: their own hole cards in the hands they played (the hero's, in
-    PokerStars text and OHH), nobody's hidden cards, no deck seed. A hand begun before
+    """Hands as one file in ``fmt`` (a name in :data:`FORMATS`), each as ``player`` saw
+    it, and how many it holds: their own hole cards in the hands they played (the hero's,
+    in PokerStars text and OHH), nobody's hidden cards, no deck seed. A hand begun before
     ``since`` (when this player came to be: a guest's name may have been someone else's
     before) is told as a spectator saw it. Hands of a game the format has no words for
     (PokerStars and OHH: Kuhn, dice, ...) are left out."""
+    form = FORMATS[fmt]
 
     def position(info: HandInfo) -> int | None:
         theirs = since is None or info.started_at >= since
         return info.players.index(player) if theirs and player in info.players else None
 
-    if fmt == "phh":  # a .phhs file: one TOML table per hand
-        seen = [history.redact(info.history, position(info)) for info in infos]
-        for hh in seen:
-            hh.fields.pop(SEED_FIELD, None)
-        return (history.dump_all(seen) if seen else ""), len(seen)
-    texts: list[str] = []
+    rendered = []
     for info in infos:
-        seat = position(info)  # a watcher's: nobody's cards but those shown
         try:
-            if fmt == "ohh":
-                texts.append(ohh.dumps(ohh.render(info, hero=seat)))
-            else:
-                texts.append(pokerstars.render(info, hero=seat, public=seat is None))
+            rendered.append(form.render(info, position(info), True))
         except UnsupportedGameError:
             continue
-    return ("\n\n".join(texts) + "\n" if texts else ""), len(texts)
+    return form.join(rendered), len(rendered)
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from server.errors import Code, Refusal
 from server.stats.hands import HandFacts, facts
 from server.stats.players import PlayerStats, player_stats
 from server.stats.worker import Records
@@ -74,12 +75,16 @@ PRIVACY_SECONDS = 30.0
 """How long the worker trusts what it read of a table being private."""
 
 
-class StatsBusyError(Exception):
-    """A request over a limit (:class:`Limits`); the message says which."""
+class StatsBusyError(Refusal):
+    """A request over a limit (:class:`Limits`): ``too_many_stats`` or
+    ``too_many_exports``; the message says which limit."""
 
 
-class PrivateTableError(Exception):
+class PrivateTableError(Refusal):
     """A request for a private table's figures from someone who may not see it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(Code.BAD_INVITE, message)
 
 
 @dataclass(frozen=True)
@@ -104,6 +109,8 @@ class Limits:
     at_once: int = 2
     in_all: int = 8
     what: str = "stats"
+    code: Code = Code.TOO_MANY_STATS
+    """The code of a refusal over a limit."""
     _sent: dict[str, deque[float]] = field(default_factory=dict, init=False, repr=False)
     _running: dict[str, int] = field(default_factory=dict, init=False, repr=False)
 
@@ -114,13 +121,15 @@ class Limits:
         while sent and now - sent[0] > 60:
             sent.popleft()
         if len(sent) >= self.per_minute:
-            raise StatsBusyError(f"at most {self._requests(self.per_minute)} a minute")
+            raise StatsBusyError(self.code, f"at most {self._requests(self.per_minute)} a minute")
         if self._running.get(address, 0) >= self.at_once:
             raise StatsBusyError(
-                f"at most {self._requests(self.at_once)} at once: wait for a reply"
+                self.code, f"at most {self._requests(self.at_once)} at once: wait for a reply"
             )
         if sum(self._running.values()) >= self.in_all:
-            raise StatsBusyError(f"the server is busy with {self.what} requests: try again shortly")
+            raise StatsBusyError(
+                self.code, f"the server is busy with {self.what} requests: try again shortly"
+            )
         sent.append(now)
         self._running[address] = self._running.get(address, 0) + 1
         if len(self._sent) > 10_000:  # forget addresses gone quiet
@@ -206,7 +215,9 @@ async def _advance(store: Store, key: str, token: str) -> dict[str, Any] | str:
     more remain, else its answer."""
     pending = _PENDING.get(token)
     if pending is None:
-        raise StatsBusyError("the server is busy with stats requests: try again shortly")
+        raise StatsBusyError(
+            Code.TOO_MANY_STATS, "the server is busy with stats requests: try again shortly"
+        )
     # Hands another request replayed meanwhile are not replayed again: requests for the
     # same hands that arrive together share the work (eight of 5,000 hands each replayed
     # them eight times over before).
@@ -223,7 +234,9 @@ async def _advance(store: Store, key: str, token: str) -> dict[str, Any] | str:
         pending.missing = _missing(key, pending.ids)
         if pending.rounds > 3:
             del _PENDING[token]
-            raise StatsBusyError("the server is busy with stats requests: try again shortly")
+            raise StatsBusyError(
+                Code.TOO_MANY_STATS, "the server is busy with stats requests: try again shortly"
+            )
         return token
     del _PENDING[token]
     query, ids = pending.query, pending.ids

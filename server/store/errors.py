@@ -15,6 +15,8 @@ import sqlite3
 import asyncpg
 from sqlalchemy.exc import InterfaceError, OperationalError
 
+from server.errors import Code, Refusal
+
 __all__ = ["UNAVAILABLE", "StoreError", "UnknownHandError"]
 
 UNAVAILABLE = (
@@ -26,8 +28,12 @@ UNAVAILABLE = (
 is an OSError)."""
 
 
-class StoreError(Exception):
-    """A store operation that cannot be done: an unknown hand, a database not migrated."""
+class StoreError(Refusal):
+    """A store operation that cannot be done: an unknown hand, a name taken. A client
+    who asked for it is told ``refused``."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(Code.REFUSED, message)
 
 
 class UnknownHandError(StoreError):

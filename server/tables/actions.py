@@ -15,6 +15,7 @@ from engine import (
     parse_cards,
     parse_dice,
 )
+from server.errors import Code
 from server.tables.base import TableError
 
 __all__ = ["action_from_wire", "default_action"]
@@ -46,28 +47,28 @@ def action_from_wire(
     kind; a bet's amount and a draw's cards are the engine's to check."""
     seat = menu.seat
     if discard is not None and action != "draw":
-        raise TableError("bad_action", f"{action} takes no discard (only draw does)")
+        raise TableError(Code.BAD_ACTION, f"{action} takes no discard (only draw does)")
     if (agree is not None) != (action == "run_it_twice"):
-        raise TableError("bad_action", "only run_it_twice takes agree (true or false)")
+        raise TableError(Code.BAD_ACTION, "only run_it_twice takes agree (true or false)")
     if menu.run_it_twice:
         if action != "run_it_twice":
-            raise TableError("illegal", f"seat {seat} is asked to run it twice: agree or not")
+            raise TableError(Code.ILLEGAL, f"seat {seat} is asked to run it twice: agree or not")
         return RunItTwice(seat, bool(agree))
     if action == "run_it_twice":
-        raise TableError("illegal", f"seat {seat} is not asked to run it twice")
+        raise TableError(Code.ILLEGAL, f"seat {seat} is not asked to run it twice")
     if action in ("bet", "raise", "complete"):
         if amount is None:
-            raise TableError("bad_action", f"{action} needs an amount (the street total)")
+            raise TableError(Code.BAD_ACTION, f"{action} needs an amount (the street total)")
         return BetOrRaiseTo(seat, amount)
     if amount is not None:
-        raise TableError("bad_action", f"{action} takes no amount")
+        raise TableError(Code.BAD_ACTION, f"{action} takes no amount")
     if action == "draw":
         if discard is None:
             raise TableError(
-                "bad_action", "draw needs a discard: the cards to throw away, [] to stand pat"
+                Code.BAD_ACTION, "draw needs a discard: the cards to throw away, [] to stand pat"
             )
         if not menu.can_draw:
-            raise TableError("illegal", f"seat {seat} cannot draw now")
+            raise TableError(Code.ILLEGAL, f"seat {seat} cannot draw now")
         try:
             cards = (
                 parse_dice(" ".join(discard))
@@ -75,22 +76,22 @@ def action_from_wire(
                 else (parse_cards(" ".join(discard)))
             )
         except EngineError as exc:
-            raise TableError("bad_action", f"draw: {exc}") from None
+            raise TableError(Code.BAD_ACTION, f"draw: {exc}") from None
         return Draw(seat, cards)
     if menu.can_draw:
-        raise TableError("illegal", f"seat {seat} must draw (a discard, or [] to stand pat)")
+        raise TableError(Code.ILLEGAL, f"seat {seat} must draw (a discard, or [] to stand pat)")
     if action == "bring_in":
         if not menu.can_bring_in:
-            raise TableError("illegal", f"seat {seat} has no bring-in to make")
+            raise TableError(Code.ILLEGAL, f"seat {seat} has no bring-in to make")
         return BringIn(seat)
     if action == "fold":
         return Fold(seat)
     if menu.can_bring_in:
         raise TableError(
-            "illegal", f"seat {seat} opens the betting: bring in for {menu.bring_in} or complete"
+            Code.ILLEGAL, f"seat {seat} opens the betting: bring in for {menu.bring_in} or complete"
         )
     if action == "check" and not menu.can_check:
-        raise TableError("illegal", f"seat {seat} cannot check: calling costs {menu.call}")
+        raise TableError(Code.ILLEGAL, f"seat {seat} cannot check: calling costs {menu.call}")
     if action == "call" and menu.can_check:
-        raise TableError("illegal", f"seat {seat} cannot call: there is nothing to call")
+        raise TableError(Code.ILLEGAL, f"seat {seat} cannot call: there is nothing to call")
     return CheckOrCall(seat)

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from engine import Event, Mix, Rotation, Table, TableConfig
 from server.bus import EventBus, LocalBus
+from server.errors import Refusal
 from server.fairness import Shuffle
 
 __all__ = [
@@ -35,14 +36,8 @@ __all__ = [
 ]
 
 
-class TableError(Exception):
-    """A request the table refuses; ``code`` and the message go to that client only."""
-
-    def __init__(self, code: str, message: str, **details: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.details = details
-        """More fields for the error message (``address`` for a table elsewhere)."""
+class TableError(Refusal):
+    """A request the table (or the lobby, a host, a tournament's table) refuses."""
 
 
 class Clock(Protocol):

@@ -10,6 +10,7 @@ from collections import deque
 from typing import Any
 
 from server import protocol
+from server.errors import Code
 from server.tables.base import Player, Subscriber, TableError
 from server.tables.options import TableOptions
 
@@ -39,7 +40,7 @@ class Chat(TableOptions):
     ) -> dict[str, Any]:
         clean = protocol.visible_text(text)
         if not clean:
-            raise TableError("bad_chat", "chat: the message is empty")
+            raise TableError(Code.BAD_CHAT, "chat: the message is empty")
         seat = self._may_talk(session, player, address)
         line = {"type": "chat", "name": player.name, "seat": seat, "text": clean,
                 "at": dt.datetime.now(dt.UTC).isoformat()}  # fmt: skip
@@ -61,25 +62,27 @@ class Chat(TableOptions):
         (:data:`TABLE_RATE`)."""
         seat = self._seat_of_player(player)
         if session not in self.subscribers and seat is None:
-            raise TableError("not_watching", "watch the table first (spectate or sit)")
+            raise TableError(Code.NOT_WATCHING, "watch the table first (spectate or sit)")
         if player.name in self.muted:
-            raise TableError("muted", "the host has muted you at this table")
+            raise TableError(Code.MUTED, "the host has muted you at this table")
         spectator = seat is None and player.id != self.host
         if spectator and self.private and not self.spectator_chat:
-            raise TableError("no_chat", "spectators do not chat at this table (its host decides)")
+            raise TableError(
+                Code.NO_CHAT, "spectators do not chat at this table (its host decides)"
+            )
         now = self.clock()
         times = self.chat_times.setdefault(player.id, [])
         times[:] = [t for t in times if now - t < RATE[1]]
         if len(times) >= RATE[0]:
             raise TableError(
-                "too_fast", f"at most {RATE[0]} messages in {RATE[1]:g} seconds: wait a moment"
+                Code.TOO_FAST, f"at most {RATE[0]} messages in {RATE[1]:g} seconds: wait a moment"
             )
         lines = self.chat_lines
         while lines and now - lines[0] >= TABLE_RATE[1]:
             lines.popleft()
         if len(lines) >= TABLE_RATE[0]:
             raise TableError(
-                "too_fast", f"this table's chat takes at most {TABLE_RATE[0]} messages in "
+                Code.TOO_FAST, f"this table's chat takes at most {TABLE_RATE[0]} messages in "
                 f"{TABLE_RATE[1]:g} seconds: wait a moment",
             )  # fmt: skip
         theirs = self.chat_addresses.setdefault(address, deque())
@@ -87,7 +90,7 @@ class Chat(TableOptions):
             theirs.popleft()
         if len(theirs) >= ADDRESS_RATE[0]:
             raise TableError(
-                "too_fast", f"at most {ADDRESS_RATE[0]} messages in {ADDRESS_RATE[1]:g} "
+                Code.TOO_FAST, f"at most {ADDRESS_RATE[0]} messages in {ADDRESS_RATE[1]:g} "
                 "seconds from one address at a table: wait a moment",
             )  # fmt: skip
         times.append(now)
@@ -111,7 +114,7 @@ class Chat(TableOptions):
 
     def _host_spectator_chat(self, m: protocol.Host, bot: Any) -> tuple[dict[str, Any], int | None]:
         if m.on is None:
-            raise TableError("bad_message", "host: spectator_chat needs on (true or false)")
+            raise TableError(Code.BAD_MESSAGE, "host: spectator_chat needs on (true or false)")
         self.spectator_chat = m.on
         return {"on": m.on}, None
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from engine import Action
 from server import protocol
+from server.errors import Code
 from server.tables.actions import action_from_wire, default_action
 from server.tables.base import Player, Seat, Subscriber, TableError
 from server.tables.house import HouseBots
@@ -108,10 +109,10 @@ class Decisions(HouseBots):
             return {**self.action_ids[key], "duplicate": True}
         seat = self._require_seat(session)
         if self.table.to_act != seat:
-            raise TableError("not_your_turn", f"it is not seat {seat}'s turn")
+            raise TableError(Code.NOT_YOUR_TURN, f"it is not seat {seat}'s turn")
         if seq is not None and seq != self._decision_seq:
             raise TableError(
-                "stale", f"the decision of seq {seq} is over: answer the request of seq "
+                Code.STALE, f"the decision of seq {seq} is over: answer the request of seq "
                 f"{self._decision_seq}",
             )  # fmt: skip
         menu = self.table.legal_actions(seat)

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine import EngineError, Table
 from server import protocol
+from server.errors import Code
 from server.tables.base import Player, SeatRequest, Subscriber, TableError
 from server.tables.mixing import Mixing
 
@@ -42,12 +43,12 @@ class Hosted(Mixing):
         """:class:`TableError` ``not_host`` unless ``player`` is this table's host."""
         if self.host is None:
             raise TableError(
-                "not_host", f"table {self.settings.table_id!r} is not a private table: "
+                Code.NOT_HOST, f"table {self.settings.table_id!r} is not a private table: "
                 "it has no host",
             )  # fmt: skip
         if player.id != self.host:
             raise TableError(
-                "not_host", f"only the host of table {self.settings.table_id!r} may do that"
+                Code.NOT_HOST, f"only the host of table {self.settings.table_id!r} may do that"
             )
 
     def require_watcher(self, session: Subscriber, player: Player) -> None:
@@ -89,7 +90,7 @@ class Hosted(Mixing):
     def _refuse_uninvited(self, invite: str | None, player: Player | None) -> None:
         if not self._invited(invite, player):
             raise TableError(
-                "bad_invite", f"table {self.settings.table_id!r} is private: its invite lets "
+                Code.BAD_INVITE, f"table {self.settings.table_id!r} is private: its invite lets "
                 "you watch it and ask its host for a seat",
             )  # fmt: skip
 
@@ -114,7 +115,7 @@ class Hosted(Mixing):
     ) -> dict[str, Any]:
         if self.host is not None and player.id != self.host:
             raise TableError(
-                "private", f"table {self.settings.table_id!r} is private: ask its host for a "
+                Code.PRIVATE, f"table {self.settings.table_id!r} is private: ask its host for a "
                 "seat (request_seat, with the invite)",
             )  # fmt: skip
         reply = super()._cmd_sit(session, player, seat, buy_in, wait)
@@ -165,17 +166,20 @@ class Hosted(Mixing):
         self, session: Subscriber, player: Player, invite: str, buy_in: int, seat: int | None
     ) -> dict[str, Any]:
         if self.invite is None:
-            raise TableError("illegal", f"table {self.settings.table_id!r} is public: sit")
+            raise TableError(Code.ILLEGAL, f"table {self.settings.table_id!r} is public: sit")
         self._refuse_uninvited(invite, None)
         if self._seat_of_player(player) is not None:
-            raise TableError("already_seated", f"{player.name} already has a seat here")
+            raise TableError(Code.ALREADY_SEATED, f"{player.name} already has a seat here")
         cfg = self.table.config
         if not cfg.min_buy_in <= buy_in <= cfg.max_buy_in:
             raise TableError(
-                "bad_buy_in", f"a buy-in of {buy_in} is outside {cfg.min_buy_in}..{cfg.max_buy_in}"
+                Code.BAD_BUY_IN,
+                f"a buy-in of {buy_in} is outside {cfg.min_buy_in}..{cfg.max_buy_in}",
             )
         if seat is not None and seat >= cfg.seats:
-            raise TableError("illegal", f"seat {seat} does not exist; seats are 0..{cfg.seats - 1}")
+            raise TableError(
+                Code.ILLEGAL, f"seat {seat} does not exist; seats are 0..{cfg.seats - 1}"
+            )
         if player.id == self.host:  # the host needs nobody's approval
             return self._cmd_sit(session, player, seat, buy_in, True)
         request = SeatRequest(player, session, buy_in, seat)
@@ -201,7 +205,7 @@ class Hosted(Mixing):
         self.require_host(player)
         self.host_sessions.add(session)
         if m.action in _NEEDS_PLAYER and m.player is None:
-            raise TableError("bad_message", f"host: {m.action} needs a player")
+            raise TableError(Code.BAD_MESSAGE, f"host: {m.action} needs a player")
         details, target = getattr(self, f"_host_{m.action}")(m, bot)
         at = dt.datetime.now(dt.UTC)
         self.pending_host.append((player.id, m.action, target, details, at))
@@ -220,25 +224,25 @@ class Hosted(Mixing):
         """The seat of the player called ``name`` (not a house bot)."""
         seat = next((s for s, o in self.seats.items() if o.player.name == name), None)
         if seat is None or seat in self.house:
-            raise TableError("no_player", f"nobody called {name!r} sits at this table")
+            raise TableError(Code.NO_PLAYER, f"nobody called {name!r} sits at this table")
         return seat
 
     def _request_of(self, name: str | None) -> SeatRequest:
         found = next((r for r in self.requests.values() if r.player.name == name), None)
         if found is None:
-            raise TableError("no_request", f"{name!r} has not asked for a seat here")
+            raise TableError(Code.NO_REQUEST, f"{name!r} has not asked for a seat here")
         return found
 
     def _host_approve(self, m: protocol.Host, bot: Any) -> tuple[dict[str, Any], int | None]:
         request = self._request_of(m.player)
         if request.session is None:
             raise TableError(
-                "not_here", f"{request.player.name} is not connected now: let them in once "
+                Code.NOT_HERE, f"{request.player.name} is not connected now: let them in once "
                 "they are back (their request waits)",
             )  # fmt: skip
         free = [s for s in range(self.table.config.seats) if s not in self.seats]
         if not free:
-            raise TableError("full", "every seat is taken: remove someone first")
+            raise TableError(Code.FULL, "every seat is taken: remove someone first")
         seat = request.seat if request.seat in free else free[0]
         del self.requests[request.player.id]
         reply = self._take_seat(request.session, request.player, seat, request.buy_in, True)
@@ -258,7 +262,7 @@ class Hosted(Mixing):
 
     def _host_chips(self, m: protocol.Host, bot: Any) -> tuple[dict[str, Any], int | None]:
         if not m.amount:
-            raise TableError("bad_message", "host: chips needs an amount other than 0")
+            raise TableError(Code.BAD_MESSAGE, "host: chips needs an amount other than 0")
         player = self.seats[self._seated(m.player)].player
         self.queued_chips[player.id] = self.queued_chips.get(player.id, 0) + m.amount
         return {"player": player.name, "amount": m.amount}, player.id
@@ -273,15 +277,15 @@ class Hosted(Mixing):
 
     def _host_blinds(self, m: protocol.Host, bot: Any) -> tuple[dict[str, Any], int | None]:
         if m.small_blind is None or m.big_blind is None:
-            raise TableError("bad_message", "host: blinds needs small_blind and big_blind")
+            raise TableError(Code.BAD_MESSAGE, "host: blinds needs small_blind and big_blind")
         if self.rotation is not None or not self.table.config.game.blinds:
-            raise TableError("illegal", "only a table of one game with blinds changes them")
+            raise TableError(Code.ILLEGAL, "only a table of one game with blinds changes them")
         ante = m.ante or 0
         trial = Table(self.table.config)  # checked now: a bad level is refused, not queued
         try:
             trial.set_stakes(m.small_blind, m.big_blind, ante)
         except EngineError as exc:
-            raise TableError("refused", str(exc)) from None
+            raise TableError(Code.REFUSED, str(exc)) from None
         self.queued_blinds = (m.small_blind, m.big_blind, ante)
         return {"small_blind": m.small_blind, "big_blind": m.big_blind, "ante": ante}, None
 
@@ -312,12 +316,12 @@ class Hosted(Mixing):
     def _host_house_bot(self, m: protocol.Host, bot: Any) -> tuple[dict[str, Any], int | None]:
         seat = m.seat
         if seat is None or bot is None:
-            raise TableError("bad_message", "host: house_bot needs a seat and a strategy")
+            raise TableError(Code.BAD_MESSAGE, "host: house_bot needs a seat and a strategy")
         if seat >= self.table.config.seats or seat in self.seats:
-            raise TableError("seat_taken", f"seat {seat} is not free")
+            raise TableError(Code.SEAT_TAKEN, f"seat {seat} is not free")
         player, strategy = bot
         if self._seat_of_player(player) is not None:
-            raise TableError("already_seated", f"{player.name} already has a seat here")
+            raise TableError(Code.ALREADY_SEATED, f"{player.name} already has a seat here")
         stack = self.table.config.max_buy_in
         self.house[seat] = (player, strategy, stack)
         self._seat_house_bot(seat)
@@ -326,7 +330,7 @@ class Hosted(Mixing):
     def _host_remove_bot(self, m: protocol.Host, bot: Any) -> tuple[dict[str, Any], int | None]:
         seat = m.seat
         if seat is None or seat not in self.house or seat not in self.seats:
-            raise TableError("illegal", f"no house bot sits in seat {seat}")
+            raise TableError(Code.ILLEGAL, f"no house bot sits in seat {seat}")
         player = self.seats[seat].player
         hand = self.table.hand
         if self.table.hand_in_progress and hand is not None and seat in hand.position:

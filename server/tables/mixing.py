@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any
 
 from server import protocol
+from server.errors import Code
 from server.tables.base import Player, Subscriber, TableError
 from server.tables.storing import Storing
 
@@ -127,12 +128,14 @@ class Mixing(Storing):
         rotation = self.rotation
         seat = self._require_seat(session)
         if rotation is None or not rotation.mix.dealers_choice:
-            raise TableError("illegal", "this table is not dealer's choice")
+            raise TableError(Code.ILLEGAL, "this table is not dealer's choice")
         if self._choice is None or self._choice[0] != seat:
-            raise TableError("illegal", f"seat {seat} has no game to pick now")
+            raise TableError(Code.ILLEGAL, f"seat {seat} has no game to pick now")
         games = [g.key for g in rotation.mix.games]
         if game not in games:
-            raise TableError("illegal", f"{game!r} is not on this table's list: {', '.join(games)}")
+            raise TableError(
+                Code.ILLEGAL, f"{game!r} is not on this table's list: {', '.join(games)}"
+            )
         self.rotation = rotation.choose(game)
         self._choice = None
         return {"type": "game_chosen", "table": self.settings.table_id, "game": game}

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine import BombPotStarted, EngineError, Event, parse_cards
 from server import protocol
+from server.errors import Code
 from server.tables.base import Player, Subscriber, TableError
 from server.tables.hosted import Hosted
 
@@ -34,7 +35,7 @@ class TableOptions(Hosted):
         players calls one."""
         self._require_seat(session)
         if not self.table.config.bomb_pot:
-            raise TableError("illegal", "this table has no bomb pots (its bomb_pot is 0)")
+            raise TableError(Code.ILLEGAL, "this table has no bomb pots (its bomb_pot is 0)")
         if on:
             self.bomb_votes.add(player.id)
         else:
@@ -59,7 +60,7 @@ class TableOptions(Hosted):
         """The next hand is a bomb pot (the engine says no during a hand: then the next
         after it is); the votes are spent."""
         if not self.table.config.bomb_pot:
-            raise TableError("illegal", "this table has no bomb pots (its bomb_pot is 0)")
+            raise TableError(Code.ILLEGAL, "this table has no bomb pots (its bomb_pot is 0)")
         if self.table.hand_in_progress:
             self.bomb_pot_next = boards or self.table.config.bomb_pot_boards
         else:
@@ -86,7 +87,7 @@ class TableOptions(Hosted):
         try:
             shown = parse_cards(" ".join(cards))
         except EngineError as exc:
-            raise TableError("bad_cards", f"show: {exc}") from None
+            raise TableError(Code.BAD_CARDS, f"show: {exc}") from None
         self._require_pause("cards are shown")
         self._publish(self.table.show_cards(seat, shown))
         return {"type": "shown", "table": self.settings.table_id}
@@ -94,7 +95,7 @@ class TableOptions(Hosted):
     def _cmd_rabbit(self, session: Subscriber) -> dict[str, Any]:
         """The board that would have come: anyone watching may ask, once a hand."""
         if session not in self.subscribers:
-            raise TableError("not_watching", "watch the table first (spectate or sit)")
+            raise TableError(Code.NOT_WATCHING, "watch the table first (spectate or sit)")
         self._require_pause("the rabbit is hunted")
         events = self.table.rabbit_hunt()
         self._publish(events)
@@ -103,7 +104,7 @@ class TableOptions(Hosted):
     def _require_pause(self, what: str) -> None:
         if not self.in_show_pause:
             raise TableError(
-                "illegal", f"{what} in the pause after a hand ({self.settings.show_seconds:g} "
+                Code.ILLEGAL, f"{what} in the pause after a hand ({self.settings.show_seconds:g} "
                 "s at this table), not during a hand or after the next is dealt",
             )  # fmt: skip
 

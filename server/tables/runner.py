@@ -9,6 +9,7 @@ import logging
 from typing import Any
 
 from engine import EngineError
+from server.errors import Code, engine_code
 from server.tables.base import Command, Subscriber, TableError
 from server.tables.chat import Chat
 
@@ -85,7 +86,7 @@ class TableRunner(Chat):
                 command.reply.set_exception(self._stopped_error())
 
     def _stopped_error(self) -> TableError:
-        return TableError("table_closed", f"table {self.settings.table_id!r} has stopped")
+        return TableError(Code.TABLE_CLOSED, f"table {self.settings.table_id!r} has stopped")
 
     async def _play(self) -> None:
         while not self._closing:
@@ -158,7 +159,7 @@ class TableRunner(Chat):
         handler = getattr(self, f"_cmd_{command.name}", None)
         try:
             if handler is None:
-                raise TableError("bad_command", f"no command {command.name!r}")
+                raise TableError(Code.INTERNAL, f"no command {command.name!r}")
             result = handler(command.session, **command.args)
         except TableError as exc:
             if not command.reply.done():
@@ -166,13 +167,13 @@ class TableRunner(Chat):
             return
         except EngineError as exc:
             if not command.reply.done():
-                command.reply.set_exception(TableError("illegal", str(exc)))
+                command.reply.set_exception(TableError(engine_code(exc), str(exc)))
             return
         except Exception:  # a bug costs this one command, not the table
             log.exception("table %s: error in command %r", self.settings.table_id, command.name)
             if not command.reply.done():
                 command.reply.set_exception(
-                    TableError("internal", "the table failed to carry out this command")
+                    TableError(Code.INTERNAL, "the table failed to carry out this command")
                 )
             return
         try:  # a host's control is on record before its reply

@@ -11,6 +11,7 @@ from typing import Any
 
 from engine import EngineError
 from server import protocol
+from server.errors import Code
 from server.tables.base import Player, Seat, Subscriber, TableError
 from server.tables.views import Views
 
@@ -55,7 +56,7 @@ class Seating(Views):
     def _require_seat(self, session: Subscriber | None) -> int:
         seat = self._seat_of(session)
         if seat is None:
-            raise TableError("not_seated", "you have no seat at this table")
+            raise TableError(Code.NOT_SEATED, "you have no seat at this table")
         return seat
 
     # -- sitting down -----------------------------------------------------------------
@@ -64,17 +65,18 @@ class Seating(Views):
         self, session: Subscriber, player: Player, seat: int | None, buy_in: int, wait: bool
     ) -> dict[str, Any]:
         if self._seat_of_player(player) is not None:
-            raise TableError("already_seated", f"{player.name} already has a seat here")
+            raise TableError(Code.ALREADY_SEATED, f"{player.name} already has a seat here")
         free = [s for s in range(self.settings.config.seats) if s not in self.seats]
         cfg = self.settings.config
         if not cfg.min_buy_in <= buy_in <= cfg.max_buy_in:
             raise TableError(
-                "bad_buy_in", f"a buy-in of {buy_in} is outside {cfg.min_buy_in}..{cfg.max_buy_in}"
+                Code.BAD_BUY_IN,
+                f"a buy-in of {buy_in} is outside {cfg.min_buy_in}..{cfg.max_buy_in}",
             )
         if seat is None:
             if not free:
                 if any(p.id == player.id for p, _, _ in self.waiting):
-                    raise TableError("already_waiting", "you are on the waiting list already")
+                    raise TableError(Code.ALREADY_WAITING, "you are on the waiting list already")
                 self.waiting.append((player, buy_in, session))
                 return {
                     "type": "waiting",
@@ -88,7 +90,7 @@ class Seating(Views):
         self, session: Subscriber, player: Player, seat: int, buy_in: int, wait: bool
     ) -> dict[str, Any]:
         if seat in self.seats:
-            raise TableError("seat_taken", f"seat {seat} is taken")
+            raise TableError(Code.SEAT_TAKEN, f"seat {seat} is taken")
         events = self.table.sit_down(seat, buy_in, wait_for_big_blind=wait)
         # A player sees their own table live: what a delay held back comes out first.
         session.stop_delay(self.settings.table_id)

@@ -48,6 +48,7 @@ from engine import (
     mix,
     stakes_for_blinds,
 )
+from server.errors import Code, Refusal
 from server.stats import Adjustment, HandFacts, PlayerStats, facts_of_hand, player_stats
 from server.tables import default_action
 from server.tournaments.stats import ADJUST_BUDGET, STAT_KEYS, Rate, bb_per_100
@@ -72,8 +73,12 @@ __all__ = [
 ]
 
 
-class TournamentError(Exception):
-    """A tournament that cannot be run as asked (too few entrants, too many for a table)."""
+class TournamentError(Refusal):
+    """A tournament that cannot be run as asked (too few entrants, too many for a table):
+    a client who asked for it is told ``refused``."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(Code.REFUSED, message)
 
 
 class Format(enum.StrEnum):

@@ -33,6 +33,7 @@ from engine import (
 )
 from server import protocol
 from server.bus import EventBus
+from server.errors import Code
 from server.store import Store
 from server.tables import Player, Subscriber, TableError, action_from_wire
 from server.tournaments.director import (
@@ -140,9 +141,9 @@ class TournamentHost:
         messages to this connection."""
         if player.id not in self.registered:
             if self.state != "registering":
-                raise TableError("closed", f"tournament {self.id} has started: too late")
+                raise TableError(Code.CLOSED, f"tournament {self.id} has started: too late")
             if len(self.registered) >= self.field_size:
-                raise TableError("full", f"tournament {self.id} is full")
+                raise TableError(Code.FULL, f"tournament {self.id} is full")
         self.registered[player.id] = player
         self.sessions[player.id] = session
         if len(self.registered) >= self.field_size:
@@ -151,9 +152,13 @@ class TournamentHost:
 
     def unregister(self, player: Player) -> dict[str, Any]:
         if self.state != "registering":
-            raise TableError("closed", f"tournament {self.id} has started: it cannot be left now")
+            raise TableError(
+                Code.CLOSED, f"tournament {self.id} has started: it cannot be left now"
+            )
         if self.registered.pop(player.id, None) is None:
-            raise TableError("not_registered", f"you are not registered for tournament {self.id}")
+            raise TableError(
+                Code.NOT_REGISTERED, f"you are not registered for tournament {self.id}"
+            )
         self.sessions.pop(player.id, None)
         return {"type": "unregistered", **self._who()}
 
@@ -172,16 +177,16 @@ class TournamentHost:
         """A player's answer to their open decision at one of this tournament's tables."""
         decision = self.decisions.get((player.id, m.table))
         if decision is None or decision.answer.done():
-            raise TableError("not_your_turn", f"no decision of yours is open at {m.table}")
+            raise TableError(Code.NOT_YOUR_TURN, f"no decision of yours is open at {m.table}")
         if m.seq is not None and m.seq != decision.seq:
-            raise TableError("stale", f"the decision of seq {m.seq} is over")
+            raise TableError(Code.STALE, f"the decision of seq {m.seq} is over")
         move = action_from_wire(decision.menu, m.action, m.amount, m.discard)
         menu = decision.menu
         if isinstance(move, BetOrRaiseTo) and not (
             menu.can_raise and menu.min_raise_to <= move.amount <= menu.max_raise_to
         ):  # the director plays what it is given: refuse here what the table would
             bounds = f"{menu.min_raise_to}..{menu.max_raise_to}" if menu.can_raise else "none"
-            raise TableError("illegal", f"a raise to {move.amount} is outside {bounds}")
+            raise TableError(Code.ILLEGAL, f"a raise to {move.amount} is outside {bounds}")
         decision.answer.set_result(move)
         return {"type": "ack", "table": m.table, "action_id": m.action_id}
 

@@ -14,13 +14,13 @@ from typing import Any
 from server import protocol
 from server.bus import EventBus
 from server.connections import Session
+from server.errors import Code
 from server.settings import ServerSettings
 from server.store import HandWriter, Store
 from server.tables import Player, TableError
 from server.tournaments.director import (
     Format,
     TournamentConfig,
-    TournamentError,
     check_field,
     config_json,
 )
@@ -43,7 +43,7 @@ class Tournaments:
     def get(self, tournament_id: int) -> TournamentHost:
         host = self.hosts.get(tournament_id)
         if host is None:
-            raise TableError("no_tournament", f"no tournament {tournament_id}")
+            raise TableError(Code.NO_TOURNAMENT, f"no tournament {tournament_id}")
         return host
 
     def table_of(self, table_id: str) -> TournamentHost | None:
@@ -73,7 +73,7 @@ class Tournaments:
         ]  # fmt: skip
         if len(mine) >= self.settings.tables_per_player:
             raise protocol.ProtocolError(
-                "too_many_tables",
+                Code.TOO_MANY_TABLES,
                 f"a player may have {self.settings.tables_per_player} tournaments going",
             )
         fmt = Format(m.format)
@@ -85,10 +85,7 @@ class Tournaments:
             buy_in=m.buy_in, payouts=PAYOUTS[m.payouts], seats=m.seats, hands=m.hands,
             duplicate=m.duplicate, game=m.game, mix=m.mix,
         )  # fmt: skip
-        try:  # what the director would refuse when it starts, refused now
-            check_field(config, m.field)
-        except TournamentError as exc:
-            raise TableError("refused", str(exc)) from None
+        check_field(config, m.field)  # what the director would refuse when it starts, now
         settings = config_json(config)
         tournament_id = await self.store.create_tournament(str(fmt), config.seed, settings)
         host = TournamentHost(

@@ -14,6 +14,15 @@ export class Connection {
     this.waiting = new Map(); // message id -> {resolve, reject}
     this.retry = 500;
     this.player = null;
+    this.formats = []; // what export writes, as the welcome says: [{name, label, suffix, media_type}]
+  }
+
+  /** Who the server says we are, and what it offers (the ``welcome``). */
+  welcomed(welcome) {
+    sessionStorage.setItem(KEYS.session, welcome.session);
+    this.player = welcome.player;
+    this.formats = welcome.export_formats;
+    return welcome.player;
   }
 
   open() {
@@ -73,10 +82,7 @@ export class Connection {
     else if (name) tries.push({ name });
     for (const who of tries) {
       try {
-        const welcome = await this.request({ type: "hello", version: 1, ...who });
-        sessionStorage.setItem(KEYS.session, welcome.session);
-        this.player = welcome.player;
-        return welcome.player;
+        return this.welcomed(await this.request({ type: "hello", version: 1, ...who }));
       } catch (err) {
         if (who.session) sessionStorage.removeItem(KEYS.session); // the server restarted
         else throw err;

@@ -39,10 +39,7 @@ export async function seatHello(app) {
   const token = id && localStorage.getItem(SEAT(id));
   if (!token || sessionStorage.getItem(KEYS.session)) return null;
   try {
-    const welcome = await app.conn.request({ type: "hello", version: 1, seat_token: token });
-    sessionStorage.setItem(KEYS.session, welcome.session);
-    app.conn.player = welcome.player;
-    return welcome.player;
+    return app.conn.welcomed(await app.conn.request({ type: "hello", version: 1, seat_token: token }));
   } catch {
     localStorage.removeItem(SEAT(id)); // the seat is gone (left, or the server restarted)
     return null;

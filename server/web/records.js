@@ -6,10 +6,6 @@
 import { h } from "./dom.js";
 import { TONIGHT_HOURS, tonight } from "./stats.js";
 
-export const FORMATS = [["pokerstars", "PokerStars"], ["phh", "PHH"], ["ohh", "OHH"]];
-
-const TYPES = { ohh: "application/json", csv: "text/csv" };
-
 /** Save ``text`` as a file named ``filename``. */
 export function download(filename, text, type = "text/plain") {
   const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
@@ -24,7 +20,7 @@ export function download(filename, text, type = "text/plain") {
  * server's (``export`` with ``since`` 12 hours ago), named as it says. */
 export function handsDownload(app, table) {
   const format = h("select", { "aria-label": "format", "data-testid": "export-format" },
-    FORMATS.map(([key, name]) => h("option", { value: key }, name)));
+    app.conn.formats.map((f) => h("option", { value: f.name }, f.label)));
   const note = h("p", { class: "muted records-note", "data-testid": "export-note", "aria-live": "polite" });
   const button = h("button", { type: "submit", "data-testid": "export-hands" }, "Download tonight's hands");
   return h("form", { class: "records", "data-testid": "records", onsubmit: async (e) => {
@@ -37,7 +33,7 @@ export function handsDownload(app, table) {
       if (!r.hands) {
         note.textContent = `No hands in the last ${TONIGHT_HOURS} hours.`;
       } else {
-        download(r.filename, r.text, TYPES[r.format]);
+        download(r.filename, r.text, app.conn.formats.find((f) => f.name === r.format).media_type);
         note.textContent = `${r.hands} hand${r.hands === 1 ? "" : "s"}: ${r.filename}`;
       }
     } catch (err) {

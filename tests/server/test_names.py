@@ -54,7 +54,7 @@ async def test_table_names_are_cleaned_and_invisible_ones_refused(
             refused = await ask(ws, {"type": "create_table", "name": name, **BLINDS})
             assert (refused["type"], refused["code"]) == ("error", "bad_message"), refused
             assert refused["message"] == (
-                "create_table: name: Value error, a name needs a visible character"
+                "create_table: name: a name needs a visible character"
             )
         said = await ask(ws, {"type": "spectate", "table": made["table"]["id"]})
         assert said["type"] == "snapshot"

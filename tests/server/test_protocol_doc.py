@@ -36,6 +36,7 @@ from engine import MIXES, TableConfig, dealers_choice
 from server import connections, hosting
 from server.app import PokerServer, ServerSettings
 from server.bots import load_bot
+from server.errors import Code
 from server.fairness import HandIdentity, Shuffle, commitment, deck_from_seed, verify_stored
 from server.protocol import client_schema
 from server.store import Store
@@ -550,10 +551,14 @@ def test_the_fairness_example_checks_out() -> None:
     assert {"type": "cards_mucked", "seat": 0} in [m.get("event") for m in shown]
 
 
-def test_the_document_names_every_error_code() -> None:
+def test_the_error_codes_are_one_list_in_the_server_the_document_and_the_schema() -> None:
+    """server/errors.py's Code is the list: docs/protocol.md's table of codes and the
+    schema's enum say the same codes, no more and no fewer."""
     text = DOC.read_text(encoding="utf-8")
-    for code in schema()["$defs"]["server.error"]["properties"]["code"]["enum"]:
-        assert f"| `{code}` |" in text, code
+    table = text.split("\n| code | meaning |\n", 1)[1].split("\n\n", 1)[0]
+    documented = re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.M)
+    assert documented == [code.value for code in Code]  # in the server's order, once each
+    assert sorted(schema()["$defs"]["server.error"]["properties"]["code"]["enum"]) == sorted(Code)
 
 
 def test_the_limits_table_gives_the_servers_numbers() -> None:
