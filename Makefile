@@ -77,9 +77,11 @@ bench: $(VENV)/.installed-bench
 # and tournament test file 50 times alone on the shared Mosquitto.
 stress: setup
 	POKERROOM_STRESS_RUNS=10 POKERROOM_STRESS_CONNECTIONS=2000 POKERROOM_STRESS_SLOW=200 \
-		POKERROOM_STRESS_SLOW_READERS=300 \
+		POKERROOM_STRESS_SLOW_READERS=300 POKERROOM_STRESS_OUTBOX_BYTES=1048576 \
 		POKERROOM_STRESS_BROKER_CUT_SECONDS=60 POKERROOM_STRESS_CUTS=50 POKERROOM_STRESS_OUTAGE=120 \
-		$(BIN)/pytest tests/stress tests/server/test_restart.py -p no:cacheprovider
+		POKERROOM_STRESS_API_FLOODS=all \
+		$(BIN)/pytest tests/stress tests/server/test_restart.py tests/server/test_slumbot_hostile.py \
+		-p no:cacheprovider
 	$(BIN)/python -m tests.stress.broker_loop --runs 50
 
 # Re-pin every dependency (needs uv: pip install uv).
