@@ -24,6 +24,9 @@ from server.settings import ServerSettings
 from server.store import Store
 from server.tables import Player, TableError
 
+CATALOGUE = protocol.catalogue_body()
+"""What ``welcome`` says a table may play (the same for everyone: built once)."""
+
 EXPORT_FORMATS = [
     {"name": f.name, "label": f.label, "suffix": f.suffix, "media_type": f.media_type}
     for f in FORMATS.values()
@@ -133,6 +136,7 @@ class Players:
                 "guest": since is not None,
             },
             "session": token,
+            **CATALOGUE,
             "export_formats": EXPORT_FORMATS,
         }
 

@@ -28,7 +28,19 @@ from pydantic import (
     ValidationError,
 )
 
-from engine import TABLE_OPTIONS, ActionMenu, Card, Event, SeatView, TableConfig, TableView
+from engine import (
+    GAMES,
+    MIXES,
+    TABLE_OPTIONS,
+    ActionMenu,
+    Card,
+    Event,
+    Mix,
+    SeatView,
+    TableConfig,
+    TableView,
+    dealers_choice,
+)
 from server.errors import Code, Refusal
 from server.export.formats import FORMATS
 from server.settle import LedgerError, read_ledger, settle
@@ -523,6 +535,32 @@ _SHAPES: dict[type, tuple[str, tuple[str, ...]]] = {}
 """By event class: its wire name and its field names (worked out once per class)."""
 
 
+def event_message(
+    table: str, seq: int, hand_number: int, event: Event, state: dict[str, Any] | None = None
+) -> str:
+    """An ``event`` message; the last of a batch carries ``state``, the table's public
+    state after it (:func:`state_body`)."""
+    message = {"type": "event", "table": table, "seq": seq, "hand_number": hand_number,
+               "event": event_body(event)}  # fmt: skip
+    if state is not None:
+        message["state"] = state
+    return dumps(message)
+
+
+def state_body(view: TableView) -> dict[str, Any]:
+    """What a table is after a batch of events, as everyone may know it, so that no
+    client re-derives the rules: whose turn it is (a bet or a draw), the pots (main
+    then side pots, of the streets before this one, as the engine builds them: chips
+    bet this street are each seat's ``street_total``) and the bet to match this street."""
+    return {
+        "hand_in_progress": view.hand_in_progress,
+        "street": _wire(view.street) if view.street is not None else None,
+        "to_act": view.to_act,
+        "pots": list(view.pots),
+        "current_bet": max((s.street_total for s in view.seats if s.in_hand), default=0),
+    }
+
+
 def event_body(event: Event) -> dict[str, Any]:
     """An engine event as JSON: ``{"type": "action_taken", ...its fields}``."""
     kind = type(event)
@@ -568,6 +606,27 @@ def config_body(config: TableConfig) -> dict[str, Any]:
         **{k: v for k, v in wire.items() if k not in TABLE_OPTIONS},
         **game_body(config),
         "options": {"straddle": config.game.straddles, **{k: wire[k] for k in TABLE_OPTIONS}},
+    }
+
+
+def mix_body(mix: Mix) -> dict[str, Any]:
+    """A mix as clients are told it: its key, name and games (keys), when the game
+    changes (``change``: ``hands``, every ``hands`` hands, or ``orbit``) and whether the
+    button picks the next game (dealer's choice)."""
+    return {
+        "key": mix.key, "name": mix.name, "games": [g.key for g in mix.games],
+        "change": mix.change.value, "hands": mix.hands, "dealers_choice": mix.dealers_choice,
+    }  # fmt: skip
+
+
+def catalogue_body() -> dict[str, Any]:
+    """What ``welcome`` says a table may play, so that no client keeps its own list:
+    every preset game (:meth:`engine.Game.to_dict`) and every mix ``create_table`` takes
+    (dealer's choice with every game, of which a table picks its own)."""
+    choice = dealers_choice(GAMES)
+    return {
+        "games": [g.to_dict() for g in GAMES.values()],
+        "mixes": [mix_body(m) for m in (*MIXES.values(), choice)],
     }
 
 

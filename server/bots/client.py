@@ -166,7 +166,7 @@ class BotClient(TableConversation):
             log.warning("%s: asked to act for seat %d, but we sit in %s", self.player, seat,
                         self.seat)  # fmt: skip
         menu = menu_from_json(seat, m["menu"])
-        view = self.mirror.view(to_act=seat, legal=menu)
+        view = self.mirror.view(legal=menu)
         limit = float(m.get("decision_seconds", 30.0)) + float(m.get("time_bank_seconds", 0.0))
         # The same decision asked again (after a resume) gets the same id: it acts once.
         action_id = f"{self._run_id}-{m['hand_number']}-{m['seq']}"

@@ -378,7 +378,7 @@ class SeatKeeping(ReconnectingClient):
             return
         seat = self.seat
         self._last_seq = seq
-        self.mirror.apply(body)
+        self.mirror.apply(body, m.get("state"))
         kind = body.get("type")
         if kind in ("hand_started", "hand_ended") or (
             kind in ("action_taken", "player_stood", "player_sat_out") and body.get("seat") == seat

@@ -20,31 +20,6 @@ from server.bots.wire import cards_from_json, config_from_summary, street_from_j
 __all__ = ["TableMirror"]
 
 
-def _build_pots(contributions: list[int], live: list[bool]) -> list[tuple[int, tuple[int, ...]]]:
-    """Main pot then side pots, as the engine builds them (``engine.pots.build_pots``):
-    one per distinct total among live players, merged when eligible players are the same."""
-    levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive and c > 0})
-    pots: list[tuple[int, tuple[int, ...]]] = []
-    previous = 0
-    for level in levels:
-        amount = sum(min(c, level) - min(c, previous) for c in contributions)
-        eligible = tuple(
-            i for i, (c, alive) in enumerate(zip(contributions, live, strict=True))
-            if alive and c >= level
-        )  # fmt: skip
-        if pots and pots[-1][1] == eligible:
-            pots[-1] = (pots[-1][0] + amount, eligible)
-        else:
-            pots.append((amount, eligible))
-        previous = level
-    excess = sum(max(c - previous, 0) for c in contributions)
-    if excess and pots:
-        pots[-1] = (pots[-1][0] + excess, pots[-1][1])
-    elif excess:  # only folded money (dead money not known as such after a snapshot)
-        pots.append((excess, tuple(i for i, alive in enumerate(live) if alive)))
-    return pots
-
-
 @dataclass(slots=True)
 class _SeatState:
     stack: int
@@ -54,8 +29,6 @@ class _SeatState:
     all_in: bool = False
     street_total: int = 0
     hand_total: int = 0
-    dead: int = 0  # dead blinds: main-pot money that is nobody's live contribution
-    ante: int = 0  # antes; dead money too when the big blind pays them for the table
     sitting_out: bool = False
     waiting_for_big_blind: bool = False
     cards: tuple[Card, ...] | None = None
@@ -81,11 +54,9 @@ class TableMirror:
     """One seat's picture of a table: built from a ``snapshot`` (or ``resumed``) message and
     kept current by applying each ``event`` body in order.
 
-    :meth:`view` gives the :class:`TableView` the engine would give that seat, except that
-    ``to_act`` (which no event names) is whoever the caller says. Pot amounts are exact;
-    after a mid-hand snapshot, dead blinds posted before it are counted as their poster's
-    live contribution (the snapshot does not single them out), which can only move chips
-    between a main pot and a side pot, never change their sum.
+    :meth:`view` gives the :class:`TableView` the engine would give that seat. Whose turn
+    it is and the pots are the server's, as the last event of each batch says them
+    (``state``): the mirror does not work them out.
     """
 
     def __init__(self, table: str, config: TableConfig, viewer: int | None) -> None:
@@ -98,7 +69,9 @@ class TableMirror:
         self.board: tuple[Card, ...] = ()
         self.button: int | None = None
         self.seats: dict[int, _SeatState] = {}
-        self._snapshot_pots: tuple[int, ...] | None = None
+        self.to_act: int | None = None
+        """Whose turn it is, as the server last said."""
+        self._pots: tuple[int, ...] = ()
         # A draw street's betting starts once every seat still in has drawn (the engine
         # keeps the last round's street totals until then); after a snapshot taken during
         # the draw, at the first action or betting menu. None: not known since a snapshot.
@@ -113,7 +86,7 @@ class TableMirror:
         for seat in self.seats.values():
             seat.cards, seat.up_cards = None, ()
             seat.in_hand = seat.folded = seat.all_in = False
-            seat.street_total = seat.hand_total = seat.dead = seat.ante = 0
+            seat.street_total = seat.hand_total = 0
 
     @classmethod
     def from_snapshot(
@@ -144,7 +117,8 @@ class TableMirror:
                 cards=cards_from_json(s["cards"]),
                 up_cards=cards_from_json(s.get("up_cards")) or (),
             )
-        mirror._snapshot_pots = tuple(int(p) for p in view["pots"])
+        mirror._pots = tuple(int(p) for p in view["pots"])
+        mirror.to_act = view["to_act"]
         street = mirror.street
         if street is not None and config.game.streets[street].draw:
             mirror._betting = None  # the draw, or the betting after it: the next event says
@@ -159,9 +133,11 @@ class TableMirror:
         state = self.seats.get(seat)
         return None if state is None else state.stack
 
-    def apply(self, event: Mapping[str, Any]) -> None:
-        """Apply one event body (``message["event"]``); unknown types change nothing."""
-        self._snapshot_pots = None  # from now on the pots are computed from the totals
+    def apply(self, event: Mapping[str, Any], after: Mapping[str, Any] | None = None) -> None:
+        """Apply one event body (``message["event"]``) and, on the last event of a batch,
+        the table's state after it (``message["state"]``); unknown types change nothing."""
+        if after is not None:
+            self._told(after)
         kind = event.get("type")
         seat = event.get("seat")
         state = self.seats.get(seat) if isinstance(seat, int) else None
@@ -214,6 +190,11 @@ class TableMirror:
                 state.waiting_for_big_blind = bool(event["waiting_for_big_blind"])
             case _:
                 pass  # cards_mucked, pot_awarded: stacks arrive with hand_ended
+
+    def _told(self, state: Mapping[str, Any]) -> None:
+        """The server's word on whose turn it is and the pots."""
+        self._pots = tuple(int(p) for p in state["pots"])
+        self.to_act = state["to_act"]
 
     def _dealt_up(self, seat: object, state: _SeatState, event: Mapping[str, Any]) -> None:
         """Cards (or dice) dealt face up: public, and part of the seat's own cards."""
@@ -301,15 +282,8 @@ class TableMirror:
         state.hand_total = int(event["hand_total"])
         state.stack = int(event["stack"])
         state.all_in = bool(event["all_in"])
-        match event.get("kind"):
-            case "dead_blind":
-                state.dead += int(event["increment"])
-            case "ante":
-                state.ante += int(event["increment"])
-            case "fold":
-                state.folded = True
-            case _:
-                pass
+        if event.get("kind") == "fold":
+            state.folded = True
 
     def _hand_started(self, event: Mapping[str, Any]) -> None:
         # The hand's stakes, as a tournament's level sets them: the event says them all.
@@ -330,7 +304,7 @@ class TableMirror:
         for seat, s in self.seats.items():
             s.in_hand = seat in dealt
             s.folded = s.all_in = False
-            s.street_total = s.hand_total = s.dead = s.ante = 0
+            s.street_total = s.hand_total = 0
             s.cards = None
             s.up_cards = ()
             if s.in_hand:
@@ -339,27 +313,12 @@ class TableMirror:
 
     def pots(self) -> tuple[int, ...]:
         """Main pot then side pots from the streets already played (this street's chips are
-        each seat's ``street_total``); empty between hands."""
-        if not self.hand_in_progress:
-            return ()
-        if self._snapshot_pots is not None:
-            return self._snapshot_pots
-        dealt = [s for _, s in sorted(self.seats.items()) if s.in_hand]
-        big_blind_ante = self.config.ante_kind is AnteKind.BIG_BLIND
-        dead = [s.dead + (s.ante if big_blind_ante else 0) for s in dealt]
-        contributions = [
-            s.hand_total - d - s.street_total for s, d in zip(dealt, dead, strict=True)
-        ]
-        pots = [amount for amount, _ in _build_pots(contributions, [not s.folded for s in dealt])]
-        if sum(dead):
-            if pots:
-                pots[0] += sum(dead)
-            else:
-                pots = [sum(dead)]
-        return tuple(pots)
+        each seat's ``street_total``), as the server last said; empty between hands."""
+        return self._pots if self.hand_in_progress else ()
 
-    def view(self, *, to_act: int | None = None, legal: ActionMenu | None = None) -> TableView:
-        """The viewer's :class:`TableView`, with ``to_act`` and ``legal`` as given."""
+    def view(self, *, legal: ActionMenu | None = None) -> TableView:
+        """The viewer's :class:`TableView`, with ``legal`` as given (the menu of an
+        action request)."""
         if legal is not None:
             self._learn_from_menu(legal)
         live = self.hand_in_progress
@@ -389,7 +348,7 @@ class TableMirror:
             board=self.board,
             pots=self.pots(),
             button=self.button,
-            to_act=to_act if live else None,
+            to_act=self.to_act if live else None,
             seats=seats,
             legal=legal,
         )

@@ -80,7 +80,7 @@ class TournamentClient:
             case "event":
                 mirror = self.mirrors.get(m["table"])
                 if mirror is not None:
-                    mirror.apply(m["event"])
+                    mirror.apply(m["event"], m.get("state"))
             case "action_request":
                 await self._act(ws, m)
             case "tournament_standings":
@@ -94,7 +94,7 @@ class TournamentClient:
         mirror = self.mirrors[m["table"]]
         seat = int(m["seat"])
         menu = menu_from_json(seat, m["menu"])
-        action = self.bot.act(mirror.view(to_act=seat, legal=menu), menu)
+        action = self.bot.act(mirror.view(legal=menu), menu)
         self._ids += 1
         self.outcome.decisions += 1
         await self._send(ws, act_message(m["table"], f"d{self._ids}", action, menu, m["seq"]))

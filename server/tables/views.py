@@ -55,14 +55,8 @@ class Views(TableState):
         rotation = self.rotation
         if rotation is None:
             return None
-        mix = rotation.mix
         return {
-            "key": mix.key,
-            "name": mix.name,
-            "games": [g.key for g in mix.games],
-            "change": mix.change.value,
-            "hands": mix.hands,
-            "dealers_choice": mix.dealers_choice,
+            **protocol.mix_body(rotation.mix),
             "level": list(self.settings.level),
             "game": rotation.game.key,
             "hands_left": rotation.hands_left,
@@ -92,14 +86,17 @@ class Views(TableState):
         table_id = self.settings.table_id
         batches: dict[Subscriber, list[str]] = {session: [] for session in self.subscribers}
         public = self.bus.topics.table_events(table_id) if self.bus.active else None
-        for event in events:
+        last = len(events) - 1
+        for i, event in enumerate(events):
             self.seq += 1
             self.log.append((self.seq, hand_number, event))
             texts: dict[bool, str] = {}  # as dealt, and redacted
+            state = protocol.state_body(self.table.public_view()) if i == last else None
             for session, seat in self.subscribers.items():
-                batches[session].append(self._event_text(texts, event, seat, hand_number))
+                batches[session].append(self._event_text(texts, event, seat, hand_number, state))
             if public is not None:  # as a spectator sees it: no card that was not shown
-                self.bus.publish(public, self._event_text(texts, event, None, hand_number).encode())
+                text = self._event_text(texts, event, None, hand_number, state)
+                self.bus.publish(public, text.encode())
         if public is not None:
             if any(isinstance(event, _LOBBY_EVENTS) for event in events):
                 self.publish_summary()
@@ -114,16 +111,20 @@ class Views(TableState):
                 self.log.popleft()
 
     def _event_text(
-        self, texts: dict[bool, str], event: Event, seat: int | None, hand_number: int
+        self,
+        texts: dict[bool, str],
+        event: Event,
+        seat: int | None,
+        hand_number: int,
+        state: dict[str, Any] | None,
     ) -> str:
         """The event message as ``seat`` may see it, serialized once per redaction."""
         seen = redact(event, seat)
         text = texts.get(seen is event)
         if text is None:
-            text = texts[seen is event] = protocol.dumps(
-                {"type": "event", "table": self.settings.table_id, "seq": self.seq,
-                 "hand_number": hand_number, "event": protocol.event_body(seen)}
-            )  # fmt: skip
+            text = texts[seen is event] = protocol.event_message(
+                self.settings.table_id, self.seq, hand_number, seen, state
+            )
         return text
 
     def _tell_everyone(self, message: dict[str, Any]) -> None:

@@ -303,15 +303,15 @@ class TournamentHost:
         seats = self.seats.setdefault(table, {})
         table_id = self.table_id(table)
         hand_number = engine_table.hand_number
-        for event in events:
+        state = protocol.state_body(engine_table.public_view())  # after the last event
+        for i, event in enumerate(events):
             seq = self.seqs[table] = self.seqs.get(table, 0) + 1
             for seat, player_id in list(seats.items()):
                 session = self.sessions.get(player_id)
                 if session is not None:
-                    body = protocol.event_body(redact(event, seat))
-                    session.send(protocol.dumps(
-                        {"type": "event", "table": table_id, "seq": seq,
-                         "hand_number": hand_number, "event": body}
+                    session.send(protocol.event_message(
+                        table_id, seq, hand_number, redact(event, seat),
+                        state if i == len(events) - 1 else None,
                     ))  # fmt: skip
             if isinstance(event, PlayerStood):
                 seats.pop(event.seat, None)

@@ -53,9 +53,7 @@ async def test_table_names_are_cleaned_and_invisible_ones_refused(
         for name in ("\u202e\u200f", " \n\t", "\x00\x01"):
             refused = await ask(ws, {"type": "create_table", "name": name, **BLINDS})
             assert (refused["type"], refused["code"]) == ("error", "bad_message"), refused
-            assert refused["message"] == (
-                "create_table: name: a name needs a visible character"
-            )
+            assert refused["message"] == ("create_table: name: a name needs a visible character")
         said = await ask(ws, {"type": "spectate", "table": made["table"]["id"]})
         assert said["type"] == "snapshot"
         line = await ask(ws, {"type": "chat", "table": made["table"]["id"],
