@@ -131,8 +131,9 @@ class Session:
         websocket = self.websocket
         if websocket.protocol.state is not OPEN:
             return  # closing: nothing may follow the close frame
-        waiting = websocket.transport.get_write_buffer_size() + len(data)
-        if waiting > self.settings.outbox_bytes:
+        # What still waits from before says whether the client reads: one large message
+        # (a welcome with the catalogue, an export) to a client that does is no flood.
+        if websocket.transport.get_write_buffer_size() > self.settings.outbox_bytes:
             self._too_slow()
             return
         websocket.transport.write(data)

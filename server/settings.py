@@ -27,7 +27,7 @@ class ServerSettings:
     closed."""
     outbox_bytes: int = 1 << 20
     """Bytes waiting for a client that does not read (beyond what the kernel's socket
-    buffers hold) before its connection is closed."""
+    buffers hold) past which its next message closes its connection instead."""
     reconnect_grace_seconds: float = 60.0
     house_think_seconds: float = 0.2
     tables_per_player: int = 10
