@@ -96,7 +96,7 @@ if TYPE_CHECKING:
         redact,
     )
     from engine.games import GAMES, Game, game, game_from_dict
-    from engine.hand import Hand, HandSetup
+    from engine.hand import Hand, HandSetup, PublicState
     from engine.mixed import (
         MIXES,
         GameChange,
@@ -192,6 +192,7 @@ __all__ = [
     "PlayerStood",
     "PotAwarded",
     "PotAwardedOnBoard",
+    "PublicState",
     "RabbitHunted",
     "Rank",
     "Rating",

@@ -133,6 +133,9 @@ class Game:
     bring_in: bool = False
     max_players: int = 10
     phh: bool = False
+    short_name: str = ""
+    """The name a crowded line gives the game ("PLO", "Limit hold'em"); ``name`` when
+    not given."""
     street_enum: type[IntEnum] = field(init=False, repr=False, compare=False)
     """The streets as an enum (:class:`engine.events.Street` for hold'em and Omaha), so
     events name them: ``ActionTaken.street`` is one of its members."""
@@ -152,6 +155,8 @@ class Game:
 
     def __post_init__(self) -> None:
         self._check()
+        if not self.short_name:
+            object.__setattr__(self, "short_name", self.name)
         names = tuple(s.name for s in self.streets)
         street_enum: type[IntEnum] = Street
         if names != tuple(str(s) for s in Street):
@@ -309,6 +314,7 @@ class Game:
             self,
             key=f"{self.key}-{rule}" + ("" if jokers == 1 else "2"),
             name=f"{self.name} with {what} ({how})",
+            short_name=f"{self.short_name} ({'wild' if rule == 'wild' else 'bug'})",
             code=f"{self.code}+J{jokers}{'W' if rule == 'wild' else 'B'}",
             deck=deck,
             hands=(hand,),
@@ -334,6 +340,7 @@ class Game:
         return {
             "key": self.key,
             "name": self.name,
+            "short_name": self.short_name,
             "code": self.code,
             "deck": self.deck.name,
             "betting": self.betting.value,
@@ -482,11 +489,8 @@ def _draw(
 
 FL, NL = Betting.FIXED_LIMIT, Betting.NO_LIMIT
 
-NLHE: Final = _holdem("nlhe", "No-limit Texas hold'em", "NT", Betting.NO_LIMIT, phh=True)
-"""No-limit Texas hold'em."""
-
 _PRESETS: tuple[Game, ...] = (
-    NLHE,
+    _holdem("nlhe", "No-limit Texas hold'em", "NT", Betting.NO_LIMIT, phh=True),
     _holdem("flhe", "Fixed-limit Texas hold'em", "FT", Betting.FIXED_LIMIT, phh=True),
     _holdem("plhe", "Pot-limit Texas hold'em", "PT", Betting.POT_LIMIT, phh=False),
     _omaha("plo", "Pot-limit Omaha", "PO", Betting.POT_LIMIT, 4, hi_lo=False, phh=True),
@@ -589,8 +593,19 @@ _PRESETS: tuple[Game, ...] = (
     ),
 )
 
+_SHORT_NAMES: Final = {
+    "nlhe": "NL hold'em", "flhe": "Limit hold'em", "plhe": "PL hold'em", "plo": "PLO",
+    "plo5": "PLO5", "plo6": "PLO6", "flo8": "Omaha hi-lo", "plo8": "PLO hi-lo",
+    "shortdeck": "Short deck", "stud": "Stud", "stud8": "Stud hi-lo", "razz": "Razz",
+    "27td": "2-7 triple draw", "27sd": "2-7 single draw", "5cd": "Five-card draw",
+    "badugi": "Badugi", "kuhn": "Kuhn", "kuhn3": "Kuhn (3)", "leduc": "Leduc", "dice": "Poker dice",
+}  # fmt: skip
+_PRESETS = tuple(replace(g, short_name=_SHORT_NAMES[g.key]) for g in _PRESETS)
+
 GAMES: Final[dict[str, Game]] = {g.key: g for g in _PRESETS}
 """Every preset game by key, e.g. ``GAMES["plo"]``."""
+NLHE: Final = GAMES["nlhe"]
+"""No-limit Texas hold'em."""
 BY_CODE: Final[dict[str, Game]] = {g.code: g for g in _PRESETS}
 """Every preset game by variant code, e.g. ``BY_CODE["FO/8"]``."""
 
@@ -642,7 +657,7 @@ _STREET_FIELDS: Final = frozenset(
 )
 _GAME_FIELDS: Final = frozenset(
     {"key", "name", "code", "deck", "betting", "hands", "blinds", "bring_in", "max_players",
-     "phh", "streets"}
+     "phh", "streets", "short_name"}
 )  # fmt: skip
 
 
@@ -723,9 +738,12 @@ def game_from_dict(data: Any) -> Game:
         bring_in=pick(data, "bring_in", bool, False),
         max_players=pick(data, "max_players", int, 10),
         phh=pick(data, "phh", bool, False),
+        short_name=pick(data, "short_name", str, ""),
     )
     try:
         known = game(made.key)
     except InvalidConfigError:
         return made
+    if "short_name" not in data:  # a definition written before games had short names
+        return known if replace(made, short_name=known.short_name) == known else made
     return known if known == made else made

@@ -68,7 +68,7 @@ from engine.games import NLHE, Game, Opener, StreetSpec
 from engine.pots import Pot, build_pots
 from engine.ranking import showing_high, showing_low
 
-__all__ = ["Hand", "HandSetup"]
+__all__ = ["Hand", "HandSetup", "PublicState"]
 
 
 def _text(cards: Sequence[Card]) -> str:
@@ -80,6 +80,20 @@ _ACTIONS = frozenset((Fold, CheckOrCall, BetOrRaiseTo, BringIn, Draw, RunItTwice
 _HIGH_HAND, _LOW_HAND = Opener.HIGH_HAND, Opener.LOW_HAND
 # Event kind of a live blind by (is the big blind amount, is the small blind amount).
 _BLIND_KINDS = {(True, False): "big_blind", (True, True): "big_blind", (False, True): "small_blind"}
+
+
+@dataclass(frozen=True, slots=True)
+class PublicState:
+    """What everyone may know of a hand at a moment, so that no client works out the rules
+    itself: whose turn it is (a seat, to bet or to draw), the main pot then the side pots
+    of the streets before this one (this street's chips are each player's street total)
+    and the bet to match on this street. Between hands: nobody's turn, no pots."""
+
+    hand_in_progress: bool
+    street: IntEnum | None
+    to_act: int | None
+    pots: tuple[int, ...]
+    current_bet: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,6 +442,13 @@ class Hand:
     def seat_to_act(self) -> int | None:
         """The seat whose turn it is, or ``None`` once the hand is over."""
         return self.seats[self.to_act] if self.to_act >= 0 else None
+
+    def public_state(self) -> PublicState:
+        """The hand as everyone may know it now (:class:`PublicState`)."""
+        if self.is_over:
+            return PublicState(False, self.street, None, (), 0)
+        pots = tuple(p.amount for p in self.pots(this_street=False))
+        return PublicState(True, self.street, self.seat_to_act, pots, self.current_bet)
 
     def visible(self, position: int) -> tuple[Card, ...]:
         """The cards of ``position`` that everyone sees: up cards (stud), or the whole

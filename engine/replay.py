@@ -20,7 +20,7 @@ from engine.deck import Deck
 from engine.errors import EngineError, HistoryError, UnsupportedHistoryError
 from engine.events import CardsMucked, CardsShown, Event, PotAwarded
 from engine.games import Game, Opener
-from engine.hand import Hand, HandSetup
+from engine.hand import Hand, HandSetup, PublicState
 from engine.phh import (
     AFTER_FIELD,
     BOARDS_FIELD,
@@ -421,6 +421,10 @@ class Replay:
     """By position: the history knows these hole cards (dealt face up, or shown later).
     Where it does not, ``hand.holes`` holds stand-ins that must never be shown: the hand
     neither shows them nor lets them win (:class:`engine.hand.Hand`, ``unknown``)."""
+    states: list[tuple[int, PublicState]] = field(default_factory=list)
+    """With ``replay(..., states=True)``: the hand as everyone knew it after each step (the
+    deal, each action, the end), ``(events so far, state)``, as a live table says it
+    after each batch of events."""
     notes: list[str] = field(default_factory=list)
     """What the replay decided where the history's cards could not: players whose hole
     cards are unknown mucked at showdown, and a pot that only they contest split as a tie
@@ -442,8 +446,10 @@ def replay(
     seats: Sequence[int] | None = None,
     button: int | None = None,
     small_blind: int | None = None,
+    states: bool = False,
 ) -> Replay:
-    """Play the hand through :class:`engine.hand.Hand`, checking each dealt board card.
+    """Play the hand through :class:`engine.hand.Hand`, checking each dealt board card;
+    with ``states``, keep the hand's :class:`PublicState` after each step (``states``).
 
     Players sit in seats 0 to n-1 in PHH order, the last one on the button, and the small
     blind is the smallest blind posted. A table's hand replays exactly as the table played
@@ -484,9 +490,17 @@ def replay(
     board_seen = 0
     repairs: list[str] = []
     notes: list[str] = []
+    kept: list[tuple[int, PublicState]] = []
+
+    def step() -> None:  # a batch of events is over: the state after it
+        if states and len(events) > (kept[-1][0] if kept else 0):
+            kept.append((len(events), hand.public_state()))
+
+    step()
     answers = _Answers(history, hand)
     for line, actor, rest in game.actions:
         events += answers.give(line)
+        step()
         if actor == "d":
             if rest.startswith("db"):
                 # Our engine deals a street as soon as betting ends: by the time the file
@@ -514,12 +528,14 @@ def replay(
             events += hand.apply(action)
         except EngineError as exc:
             raise HistoryError(f"action {line}: {actor} {rest!r}: {exc}") from None
+        step()
     events += answers.give(len(game.actions) + 1)
     if not hand.is_over:
         raise HistoryError("the actions end before the hand does")
     events += _after_the_hand(history, hand)
+    step()
     notes = _unknown_at_showdown(hand, events) + notes
-    return Replay(hand, events, game.scale, repairs, game.face_up, game.known, notes)
+    return Replay(hand, events, game.scale, repairs, game.face_up, game.known, kept, notes)
 
 
 def _set_up(

@@ -38,7 +38,7 @@ from engine.events import (
     PlayerStood,
     RabbitHunted,
 )
-from engine.hand import Hand, HandSetup
+from engine.hand import Hand, HandSetup, PublicState
 from engine.rules import AnteKind, ButtonRule, RuleProfile, TableConfig
 
 __all__ = ["BetOrRaiseTo", "CheckOrCall", "Fold", "SeatView", "Table", "TableView"]
@@ -717,6 +717,12 @@ class Table:
             legal=self.legal_actions(seat) if seat is not None else None,
             boards=tuple(map(tuple, hand.boards)) if hand is not None and hand.boards else (),
         )
+
+    def public_state(self) -> PublicState:
+        """Whose turn it is, the pots and the bet to match, as everyone may know them."""
+        if self.hand is None:
+            return PublicState(False, None, None, (), 0)
+        return self.hand.public_state()
 
     def public_view(self) -> TableView:
         """What a spectator may see: no hole card that was not shown."""

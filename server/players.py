@@ -19,20 +19,12 @@ from typing import Any
 from server import protocol
 from server.connections import Session
 from server.errors import Code
-from server.export.formats import FORMATS
 from server.settings import ServerSettings
 from server.store import Store
 from server.tables import Player, TableError
 
 CATALOGUE = protocol.catalogue_body()
 """What ``welcome`` says a table may play (the same for everyone: built once)."""
-
-EXPORT_FORMATS = [
-    {"name": f.name, "label": f.label, "suffix": f.suffix, "media_type": f.media_type}
-    for f in FORMATS.values()
-]
-"""What ``welcome`` says of the export formats (``export``'s ``format``), for a client's
-list of them."""
 
 
 class Players:
@@ -137,7 +129,6 @@ class Players:
             },
             "session": token,
             **CATALOGUE,
-            "export_formats": EXPORT_FORMATS,
         }
 
     async def create_account(self, session: Session, name: str) -> dict[str, Any]:

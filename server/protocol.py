@@ -35,7 +35,9 @@ from engine import (
     ActionMenu,
     Card,
     Event,
+    Game,
     Mix,
+    PublicState,
     SeatView,
     TableConfig,
     TableView,
@@ -547,17 +549,18 @@ def event_message(
     return dumps(message)
 
 
-def state_body(view: TableView) -> dict[str, Any]:
-    """What a table is after a batch of events, as everyone may know it, so that no
-    client re-derives the rules: whose turn it is (a bet or a draw), the pots (main
-    then side pots, of the streets before this one, as the engine builds them: chips
-    bet this street are each seat's ``street_total``) and the bet to match this street."""
+def state_body(state: PublicState) -> dict[str, Any]:
+    """What a table is after a batch of events, as everyone may know it
+    (:class:`engine.PublicState`), so that no client re-derives the rules: whose turn it
+    is (a bet or a draw), the pots (main then side pots, of the streets before this one,
+    as the engine builds them: chips bet this street are each seat's ``street_total``)
+    and the bet to match this street."""
     return {
-        "hand_in_progress": view.hand_in_progress,
-        "street": _wire(view.street) if view.street is not None else None,
-        "to_act": view.to_act,
-        "pots": list(view.pots),
-        "current_bet": max((s.street_total for s in view.seats if s.in_hand), default=0),
+        "hand_in_progress": state.hand_in_progress,
+        "street": _wire(state.street) if state.street is not None else None,
+        "to_act": state.to_act,
+        "pots": list(state.pots),
+        "current_bet": state.current_bet,
     }
 
 
@@ -619,14 +622,28 @@ def mix_body(mix: Mix) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def table_options(game: Game) -> list[str]:
+    """The table options (docs/rules.md O1-O8) the engine lets a table of ``game`` have:
+    ``straddle``, ``bomb_pot``, ``run_it_twice``, ``seven_deuce``."""
+    rules = (("straddle", game.straddles), ("bomb_pot", game.bomb_pots),
+             ("run_it_twice", game.runs_twice), ("seven_deuce", game.seven_deuce))  # fmt: skip
+    return [name for name, allowed in rules if allowed]
+
+
 def catalogue_body() -> dict[str, Any]:
-    """What ``welcome`` says a table may play, so that no client keeps its own list:
-    every preset game (:meth:`engine.Game.to_dict`) and every mix ``create_table`` takes
-    (dealer's choice with every game, of which a table picks its own)."""
+    """What ``welcome`` (and the page's ``/catalogue.json``) says a table may play and a
+    player may download, so that no client keeps its own list: every preset game
+    (:meth:`engine.Game.to_dict`), every mix ``create_table`` takes (dealer's choice with
+    every game, of which a table picks its own) and every export format."""
     choice = dealers_choice(GAMES)
     return {
         "games": [g.to_dict() for g in GAMES.values()],
         "mixes": [mix_body(m) for m in (*MIXES.values(), choice)],
+        "table_options": {g.key: table_options(g) for g in GAMES.values()},
+        "export_formats": [
+            {"name": f.name, "label": f.label, "suffix": f.suffix, "media_type": f.media_type}
+            for f in FORMATS.values()
+        ],
     }
 
 
@@ -743,6 +760,7 @@ def hand_body(stored: StoredHand, seat: int, seen: SeenHand) -> dict[str, Any]:
         "big_blind": stored.big_blind,
         "ante": stored.ante,
         "events": [event_body(event) for event in seen.events],
+        "states": [None if s is None else state_body(s) for s in seen.states],
         "phh": seen.phh,
         "pokerstars": seen.pokerstars,
     }

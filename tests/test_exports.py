@@ -39,8 +39,8 @@ def test_public_api() -> None:
         "MIXES", "Mix", "GameChange", "Rotation", "Stakes", "mix", "dealers_choice",
         "stakes_for", "stakes_for_blinds",
         # the table: configuration, actions in, events out, views
-        "TableConfig", "AnteKind", "ButtonRule", "RuleProfile", "Deck", "Table", "TableView",
-        "SeatView",
+        "TableConfig", "AnteKind", "ButtonRule", "RuleProfile", "TABLE_OPTIONS", "Deck", "Table",
+        "TableView", "SeatView", "PublicState",
         "Hand", "HandSetup", "Action", "ActionMenu", "Fold", "CheckOrCall", "BetOrRaiseTo",
         "BringIn", "Draw", "Event", "Street", "redact", "HandStarted", "ForcedBetPosted",
         "HoleCardsDealt", "UpCardsDealt", "CardsDrawn",

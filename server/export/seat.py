@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from engine import Event, history, redact
+from engine import Event, PublicState, history, redact
 from server.export import HandInfo, UnsupportedGameError, pokerstars
 from server.export.formats import FORMATS
 from server.export.phh import SEED_FIELD
@@ -32,6 +32,9 @@ __all__ = ["ExportRequest", "SeenHand", "export_seen", "export_stored", "seen_fr
 class SeenHand:
     events: list[Event]
     """The hand's events as the player's seat received them."""
+    states: list[PublicState | None]
+    """By event: the table's state after it, on the last event of each batch (as the
+    live table sent it), else None."""
     phh: str
     pokerstars: str | None
     """None for a game PokerStars does not deal (:data:`pokerstars.GAME_WORDS`)."""
@@ -45,8 +48,12 @@ def seen_from(info: HandInfo, position: int) -> SeenHand:
     Raises :class:`engine.HistoryError` if the history does not replay."""
     seats = info.engine_seats
     played = history.replay(
-        info.history, seats=seats, button=info.button_seat - 1, small_blind=info.small_blind
-    )
+        info.history, seats=seats, button=info.button_seat - 1, small_blind=info.small_blind,
+        states=True,
+    )  # fmt: skip
+    states: list[PublicState | None] = [None] * len(played.events)
+    for count, state in played.states:
+        states[count - 1] = state
     seen = history.redact(info.history, position)
     seen.fields.pop(SEED_FIELD, None)
     try:
@@ -55,6 +62,7 @@ def seen_from(info: HandInfo, position: int) -> SeenHand:
         text = None
     return SeenHand(
         events=[redact(event, seats[position]) for event in played.events],
+        states=states,
         phh=history.dump(seen),
         pokerstars=text,
     )

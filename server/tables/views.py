@@ -91,7 +91,7 @@ class Views(TableState):
             self.seq += 1
             self.log.append((self.seq, hand_number, event))
             texts: dict[bool, str] = {}  # as dealt, and redacted
-            state = protocol.state_body(self.table.public_view()) if i == last else None
+            state = protocol.state_body(self.table.public_state()) if i == last else None
             for session, seat in self.subscribers.items():
                 batches[session].append(self._event_text(texts, event, seat, hand_number, state))
             if public is not None:  # as a spectator sees it: no card that was not shown

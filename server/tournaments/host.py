@@ -303,7 +303,7 @@ class TournamentHost:
         seats = self.seats.setdefault(table, {})
         table_id = self.table_id(table)
         hand_number = engine_table.hand_number
-        state = protocol.state_body(engine_table.public_view())  # after the last event
+        state = protocol.state_body(engine_table.public_state())  # after the last event
         for i, event in enumerate(events):
             seq = self.seqs[table] = self.seqs.get(table, 0) + 1
             for seat, player_id in list(seats.items()):

@@ -7,7 +7,7 @@
 
 import { chimes, resetTitle, yourTurn } from "./alert.js";
 import { chatMessage, chatSnapshot, closeChat, drawChat } from "./chat.js";
-import { Connection, KEYS } from "./connection.js";
+import { Connection, KEYS, loadCatalogue } from "./connection.js";
 import { drawHost, hostMessage, keepSeatTokens, seatHello, showJoin } from "./host.js";
 import { listenForKeys } from "./keys.js";
 import { showLobby } from "./lobby.js";
@@ -35,7 +35,7 @@ class App {
     listenForKeys();
     listenForHud(this); // a name plate hovered or focused: four figures (stats.js)
     keepSeatTokens(this); // home games: a seat's token, for coming back to it
-    this.conn.open();
+    loadCatalogue().catch((err) => this.status(err.message, "bad")).finally(() => this.conn.open());
   }
 
   status(text, kind) {
@@ -99,7 +99,7 @@ class App {
       case "event":
         if (m.seq <= t.seq) return; // seen already (a resume may send some twice)
         t.seq = m.seq;
-        t.apply(m.event);
+        t.apply(m.event, m.state);
         if (m.event.type === "player_sat") this.refreshNames();
         break;
       case "snapshot": // ours, on taking a seat

@@ -2,6 +2,16 @@
 // reopened when it drops; requests matched to their replies by id; who we are (hello).
 // It tells the app (status, connected, message) what happened.
 
+import { catalogue } from "./format.js";
+
+/** What a table may play and a player may download, from the server that served the
+ * page (``/catalogue.json``: ``welcome``'s catalogue, there before any hello). */
+export async function loadCatalogue() {
+  const r = await fetch("/catalogue.json");
+  if (!r.ok) throw new Error(`the server's catalogue: HTTP ${r.status}`);
+  Object.assign(catalogue, await r.json());
+}
+
 /** Where the page keeps who we are: the name and account token (local storage) and the
  * session (this tab's storage, for coming back after a dropped connection). */
 export const KEYS = { name: "pokerroom.name", token: "pokerroom.token", session: "pokerroom.session" };
@@ -14,14 +24,12 @@ export class Connection {
     this.waiting = new Map(); // message id -> {resolve, reject}
     this.retry = 500;
     this.player = null;
-    this.formats = []; // what export writes, as the welcome says: [{name, label, suffix, media_type}]
   }
 
-  /** Who the server says we are, and what it offers (the ``welcome``). */
+  /** Who the server says we are (the ``welcome``). */
   welcomed(welcome) {
     sessionStorage.setItem(KEYS.session, welcome.session);
     this.player = welcome.player;
-    this.formats = welcome.export_formats;
     return welcome.player;
   }
 

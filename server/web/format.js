@@ -66,29 +66,20 @@ export function stakes(t) {
 /** "Pot-limit Omaha" and the like: the game's name, or hold'em's for an older server. */
 export const gameName = (t) => (!t || !t.game ? "No-limit Texas hold'em" : typeof t.game === "string" ? t.game : t.game.name);
 
-/** The games a table may play (the engine's presets, engine/games.py): the key, the
- * name, which stakes it takes (blinds, or an ante and bets, with stud's bring-in), and
- * the short name a mixed game's line in the lobby gives it. */
-export const GAMES = [
-  ["nlhe", "No-limit Texas hold'em", "blinds", "NL hold'em"], ["flhe", "Fixed-limit Texas hold'em", "blinds", "Limit hold'em"],
-  ["plhe", "Pot-limit Texas hold'em", "blinds", "PL hold'em"], ["plo", "Pot-limit Omaha", "blinds", "PLO"],
-  ["plo5", "Pot-limit five-card Omaha", "blinds", "PLO5"], ["plo6", "Pot-limit six-card Omaha", "blinds", "PLO6"],
-  ["flo8", "Fixed-limit Omaha hi-lo 8 or better", "blinds", "Omaha hi-lo"], ["plo8", "Pot-limit Omaha hi-lo 8 or better", "blinds", "PLO hi-lo"],
-  ["shortdeck", "No-limit short-deck hold'em", "blinds", "Short deck"], ["stud", "Seven-card stud", "stud", "Stud"],
-  ["stud8", "Seven-card stud hi-lo 8 or better", "stud", "Stud hi-lo"], ["razz", "Razz", "stud", "Razz"],
-  ["27td", "2-7 triple draw", "blinds", "2-7 triple draw"], ["27sd", "2-7 single draw, no-limit", "blinds", "2-7 single draw"],
-  ["5cd", "Five-card draw", "blinds", "Five-card draw"], ["badugi", "Badugi", "blinds", "Badugi"], ["kuhn", "Kuhn poker", "ante", "Kuhn"],
-  ["kuhn3", "Three-player Kuhn poker", "ante", "Kuhn (3)"], ["leduc", "Leduc hold'em", "ante", "Leduc"], ["dice", "Poker dice", "blinds", "Poker dice"],
-];
+/** What a table may play and a player may download, as the server says it (``welcome``'s
+ * ``games``: each preset's definition; ``mixes``; ``table_options``; ``export_formats``): the page keeps no
+ * list of its own. connection.js loads it. */
+export const catalogue = { games: [], mixes: [], table_options: {}, export_formats: [] };
+
+/** Which stakes a game takes: "blinds", or an ante and bets with stud's bring-in
+ * ("stud"), or an ante and bets ("ante"). */
+export const stakesKind = (g) => (g.blinds ? "blinds" : g.bring_in ? "stud" : "ante");
 
 /** A game's name from its key ("razz" -> "Razz"); ``short``: the lobby's short one. */
 export function nameOf(key, short) {
-  const g = GAMES.find(([k]) => k === key);
-  return g ? g[short ? 3 : 1] : key;
+  const g = catalogue.games.find((x) => x.key === key);
+  return g ? (short ? g.short_name : g.name) : key;
 }
-
-/** The mixes ``create_table`` offers: the key, the name, the hands each game lasts. */
-export const MIXES = [["horse", "HORSE", 8], ["8game", "8-game", 6], ["choice", "Dealer's choice", 1]];
 
 /** A lobby line's game: "Razz", or a mixed table's "HORSE (Limit hold'em)"; dealer's
  * choice, "Dealer's choice (Razz)" once a game is picked. */

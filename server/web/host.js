@@ -8,7 +8,7 @@
 
 import { KEYS } from "./connection.js";
 import { h } from "./dom.js";
-import { GAMES, lobbyGame, stakes } from "./format.js";
+import { catalogue, lobbyGame, stakes, stakesKind } from "./format.js";
 
 const SEAT = (table) => `pokerroom.seat.${table}`;
 const INVITE = (table) => `pokerroom.invite.${table}`;
@@ -123,19 +123,9 @@ export const inviteLink = (table, invite) => `${location.origin}/#/join/${encode
 
 // -- the lobby: hosting a game -------------------------------------------------------------
 
-/** Which table options each game may have (the engine's rule, engine/games.py: straddles
- * in no-limit and pot-limit games with blinds, bomb pots and run it twice where the board
- * comes after the first betting round, the 7-2 bounty with two hole cards from a deck
- * with sevens and deuces). tests/web/test_table_options.py checks it against the engine
- * for every game the form offers. */
-export const GAME_OPTIONS = {
-  nlhe: ["straddle", "bomb_pot", "run_it_twice", "seven_deuce"], flhe: ["bomb_pot", "run_it_twice", "seven_deuce"],
-  plhe: ["straddle", "bomb_pot", "run_it_twice", "seven_deuce"], plo: ["straddle", "bomb_pot", "run_it_twice"],
-  plo5: ["straddle", "bomb_pot", "run_it_twice"], plo6: ["straddle", "bomb_pot", "run_it_twice"],
-  flo8: ["bomb_pot", "run_it_twice"], plo8: ["straddle", "bomb_pot", "run_it_twice"],
-  shortdeck: ["straddle", "bomb_pot", "run_it_twice"], "27td": [], "27sd": ["straddle"], "5cd": ["straddle"],
-  badugi: [], dice: ["straddle"],
-};
+/** The table options ``game`` may have, as the server's catalogue says (the engine's
+ * rule: straddles in no-limit and pot-limit games with blinds, and so on). */
+const optionsOf = (game) => catalogue.table_options[game] || [];
 
 /** The form's table options, one line each: each shown only for a game that may have it. */
 /** The table options' fields (``show``: the default pause after a hand, in seconds), for
@@ -161,7 +151,7 @@ export function optionFields(show = 4, testid = "host-options") {
  * ``create_table`` fields. */
 export function chosenOptions(d, game) {
   const n = (k) => Number(d.get(k));
-  const has = (option) => (GAME_OPTIONS[game] || []).includes(option);
+  const has = (option) => optionsOf(game).includes(option);
   return { show_seconds: n("show_seconds"),
     ...(has("straddle") ? { button_straddle: d.get("button_straddle") === "on" } : {}),
     ...(has("bomb_pot") && n("bomb_pot") > 0 ? { bomb_pot: n("bomb_pot"), bomb_pot_every: n("bomb_pot_every"),
@@ -173,7 +163,7 @@ export function chosenOptions(d, game) {
 /** Show only the options ``game`` may have (a mixed game: none; the pause to show
  * cards is every single game's). */
 export function showOptions(form, game) {
-  const allowed = GAME_OPTIONS[game] || [];
+  const allowed = optionsOf(game);
   const mixed = game.startsWith("mix:");
   for (const el of form.querySelectorAll("[data-option]")) {
     el.hidden = mixed || (el.dataset.option !== "show" && !allowed.includes(el.dataset.option));
@@ -186,7 +176,7 @@ export function showOptions(form, game) {
 /** The lobby's "Host a private game" form: game, blinds, buy-ins, seats, options. */
 export function hostForm(app) {
   const num = (name, label, value, extra) => h("label", {}, label, h("input", { name, type: "number", value, ...extra }));
-  const games = GAMES.filter(([, , kind]) => kind === "blinds");
+  const games = catalogue.games.filter((g) => stakesKind(g) === "blinds");
   const note = h("p", { class: "error" });
   const form = h("form", { class: "host-form", "data-testid": "host-form", onsubmit: async (e) => {
     e.preventDefault();
@@ -208,7 +198,7 @@ export function hostForm(app) {
     } catch (err) { note.textContent = err.message; }
   } },
   h("label", {}, "Name ", h("input", { name: "name", value: "Home game", required: true, maxlength: 64 })),
-  h("label", {}, "Game ", h("select", { name: "game" }, games.map(([key, name]) => h("option", { value: key }, name)))),
+  h("label", {}, "Game ", h("select", { name: "game" }, games.map((g) => h("option", { value: g.key }, g.name)))),
   num("small_blind", "Small blind ", 1, { min: 0 }), num("big_blind", "Big blind ", 2, { min: 1 }),
   num("min_buy_in", "Buy-in from ", 100, { min: 1 }), num("max_buy_in", "to ", 400, { min: 1 }),
   num("seats", "Seats ", 9, { min: 2, max: 10 }), num("decision_seconds", "Seconds to act ", 30, { min: 1, max: 3600 }),

@@ -5,7 +5,7 @@
 import { KEYS } from "./connection.js";
 import { h } from "./dom.js";
 import { chosenOptions, hostForm, optionFields, showOptions } from "./host.js";
-import { GAMES, MIXES, chips, lobbyGame, stakes } from "./format.js";
+import { catalogue, chips, lobbyGame, stakes, stakesKind } from "./format.js";
 
 
 export async function showLobby(app) {
@@ -115,18 +115,18 @@ function createForm(app) {
   const note = h("p", { class: "error" });
   // One select for a game or a mix ("mix:horse"): a mix plays its games at one level.
   const game = h("select", { name: "game", "data-testid": "game-choice" },
-    h("optgroup", { label: "One game" }, GAMES.map(([key, name]) => h("option", { value: key }, name))),
-    h("optgroup", { label: "Mixed games" }, MIXES.map(([key, name]) => h("option", { value: `mix:${key}` }, name))));
+    h("optgroup", { label: "One game" }, catalogue.games.map((g) => h("option", { value: g.key }, g.name))),
+    h("optgroup", { label: "Mixed games" }, catalogue.mixes.map((m) => h("option", { value: `mix:${m.key}` }, m.name))));
   const fields = {
     blinds: ["small_blind", "big_blind", "ante"],
     stud: ["ante", "bring_in", "small_bet", "big_bet"],
     ante: ["ante", "small_bet", "big_bet"],
     mix: ["small_bet", "big_bet"],
   };
-  const kindOf = (value) => (value.startsWith("mix:") ? "mix" : GAMES.find(([key]) => key === value)[2]);
+  const kindOf = (value) => (value.startsWith("mix:") ? "mix" : stakesKind(catalogue.games.find((g) => g.key === value)));
   const picked = new Set(["nlhe", "plo", "27td", "stud", "razz"]);
   const choices = h("fieldset", { class: "choices", "data-testid": "mix-games" }, h("legend", {}, "Games the dealer chooses from"),
-    GAMES.map(([key, name]) => h("label", {}, h("input", { type: "checkbox", name: "games", value: key, checked: picked.has(key) }), name)));
+    catalogue.games.map((g) => h("label", {}, h("input", { type: "checkbox", name: "games", value: g.key, checked: picked.has(g.key) }), g.name)));
   const change = h("select", { name: "change", "data-testid": "mix-change" },
     h("option", { value: "hands" }, "after N hands"), h("option", { value: "orbit" }, "after each orbit"));
   const form = h("form", { onsubmit: async (e) => {
@@ -182,7 +182,7 @@ function createForm(app) {
     for (const box of choices.querySelectorAll("input")) box.disabled = choices.hidden;
     if (kind !== "blinds" && kind !== "mix") form.elements.ante.value = form.elements.ante.value === "0" ? 10 : form.elements.ante.value;
     if (kind === "mix" && shownKind !== game.value) {
-      form.elements.every.value = MIXES.find(([key]) => `mix:${key}` === game.value)[2]; // the mix's own
+      form.elements.every.value = catalogue.mixes.find((m) => `mix:${m.key}` === game.value).hands; // the mix's own
     }
     shownKind = kind === "mix" ? game.value : kind;
     showOptions(form, game.value);

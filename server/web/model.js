@@ -1,9 +1,10 @@
 // The table model: a view (docs/protocol.md, "The view") kept up to date by the table's
 // events, with what the page keeps beyond it (blinds, the hand log, the last results,
-// whose turn it is, each seat's cards down and up). Every game: the game's definition
-// (the summary's ``game``) says how many cards each street deals, face down or up, which
-// streets draw, and who opens each betting round. No DOM: tests/web/test_table_model.py
-// runs it in Node against the engine.
+// each seat's cards down and up). Whose turn it is and the pots are the server's: the
+// last event of each batch says them (its ``state``); the model never works them out.
+// Every game: the game's definition (the summary's ``game``) says how many cards each
+// street deals, face down or up, and which streets draw. No DOM:
+// tests/web/test_table_model.py runs it in Node against the engine.
 
 import { BLIND_NAMES, POT_NAME, actionLabel, chips, describeAction, describeDraw, nameOf } from "./format.js";
 
@@ -17,8 +18,6 @@ const HOLDEM = { key: "nlhe", deck: "standard", hands: ["high"], streets: [
 /** The wire's name of a street ("third_street") from the definition's ("third street"). */
 export const streetKey = (name) => name.replace(/ /g, "_");
 
-const ON_CARDS = new Set(["low card", "high card", "high hand", "low hand"]);
-
 export class TableModel {
   constructor(id) {
     this.id = id;
@@ -31,8 +30,6 @@ export class TableModel {
     this.shown = [];       // cards_shown events of this hand
     this.lastResults = null; // {hand, results, shown} of the hand before, until this one's
     this.log = [];         // readable lines, newest last
-    this.lastActor = null; // who acted last this street (to know who acts next)
-    this.acted = new Set();
     this.order = [];       // seats dealt in, from the left of the button, button last
     this.gameDef = null;   // the game when no summary names it (a stored hand's)
     this.mixDealt = 0;     // a mixed game: hands dealt of its current game (this one too)
@@ -48,13 +45,9 @@ export class TableModel {
   /** What the page keeps of the hand being played beyond the view. */
   resetHand() {
     this.blinds = {};      // seat -> "SB" | "BB"
-    this.dead = {};        // seat -> dead money: dead blinds, a big-blind ante
-    this.antes = [];       // [seat, amount] of each ante posted
-    this.owed = 0;         // the bet to match this street, at least (the full big blind)
     this.streetIndex = 0;  // the street being played, an index into the game's streets
     this.drawing = false;  // a draw is under way: everyone draws before anyone bets
     this.drawn = new Set(); // who has drawn this street
-    this.onCards = false;  // this street's first to act is worked out from the up cards
     this.lastAction = {};  // seat -> what they did last this street ("Check", "Raise to 900")
   }
 
@@ -93,7 +86,7 @@ export class TableModel {
       street: null, board: [], pots: [], button: null, to_act: null, viewer: hand.seat, menu: null,
       seats: hand.players.map((p) => ({ seat: p.seat, name: p.name, stack: 0, in_hand: false, folded: false,
         all_in: false, street_total: 0, hand_total: 0, sitting_out: false, waiting_for_big_blind: false, has_cards: false, cards: null, up_cards: [] })) } });
-    for (const e of hand.events.slice(0, count)) t.apply(e);
+    hand.events.slice(0, count).forEach((e, i) => t.apply(e, hand.states && hand.states[i]));
     return t;
   }
 
@@ -178,8 +171,6 @@ export class TableModel {
     const v = this.view;
     this.order = v.seats.filter((s) => s.in_hand).map((s) => s.seat);
     this.orderFromButton();
-    this.acted = new Set();
-    this.lastActor = null;
     this.resetHand();
     // A page (re)loaded in the pause after a hand may still show cards, hunt the rabbit.
     if (m.show_seconds_left) this.pauseUntil = performance.now() + 1000 * m.show_seconds_left;
@@ -338,31 +329,28 @@ export class TableModel {
     this.order = [...after, ...before];
   }
 
-  apply(e) {
+  /** One event, and with the last of a batch the table's ``state`` after it: whose turn
+   * it is, the pots, the street (a draw begins with no event of its own). */
+  apply(e, state) {
     const v = this.view;
     if (!v) return;
     const seat = e.seat !== undefined ? this.seat(e.seat) : null;
     const who = e.seat !== undefined ? this.name(e.seat) : "";
     const on = ON[e.type];
     if (on) on.call(this, e, v, seat, who);
-    if (v.hand_in_progress) {
-      let next = this.nextToAct();
-      // The betting is over and a draw comes next: it starts now, with no event of its
-      // own until the first player draws.
-      while (next === null && this.drawNext()) {
-        this.newStreet(this.streetIndex + 1);
-        next = this.nextToAct();
-      }
-      v.pots = potsOf(v.seats, this.deadMoney());
-      if (next !== v.to_act) this.turnStarted = performance.now();
-      v.to_act = next;
-    }
+    if (state) this.told(state);
   }
 
-  /** Whether the next street is a draw that two or more players still in the hand take. */
-  drawNext() {
-    const spec = this.streets[this.streetIndex + 1];
-    return !this.drawing && spec && spec.draw && this.live().length >= 2;
+  /** The server's word on the table: whose turn it is, the pots and the street. */
+  told(state) {
+    const v = this.view;
+    if (!v.hand_in_progress) return;
+    const k = state.street ? this.streetIndexOf(state.street) : -1;
+    if (k > this.streetIndex) this.newStreet(k);
+    v.pots = state.pots;
+    const next = state.hand_in_progress ? state.to_act : null;
+    if (next !== v.to_act) this.turnStarted = performance.now();
+    v.to_act = next;
   }
 
   live() { return this.order.map((n) => this.seat(n)).filter((s) => s && s.in_hand && !s.folded); }
@@ -377,19 +365,14 @@ export class TableModel {
     this.drawn = new Set();
     this.lastAction = {};
     this.drawing = !!spec.draw;
-    this.onCards = ON_CARDS.has(spec.opener);
     // A draw comes first: the bets stay in front of the players until the betting opens.
     if (!this.drawing) this.openBetting();
   }
 
-  /** The street's betting round opens: the chips bet are in the pots, nobody has acted,
-   * and the first to act is left of the button (or, in stud, on the cards). */
+  /** The street's betting round opens: the chips bet are in the pots, nobody has acted. */
   openBetting() {
     for (const s of this.view.seats) s.street_total = 0;
     this.lastAction = {};
-    this.owed = 0;
-    this.acted = new Set();
-    this.lastActor = this.order[this.order.length - 1];
   }
 
   /** The street a deal to ``seat`` belongs to: the one whose cards start where the
@@ -403,12 +386,6 @@ export class TableModel {
       count += n;
     }
     return this.streetIndex;
-  }
-
-  deadMoney() {
-    if (this.antes.length !== 1) return this.dead;
-    const [seat, amount] = this.antes[0];
-    return { ...this.dead, [seat]: (this.dead[seat] || 0) + amount };
   }
 
   /** A line of the hand log. A player who just sat has no name yet ("seat 4" until the
@@ -428,110 +405,10 @@ export class TableModel {
       }
     }
   }
-
-  /** Who acts next, from the rules. In a draw: the first player still in the hand, from
-   * the left of the button, who has yet to draw. In a betting round: the next player
-   * left of the last one to act who is neither folded nor all in and has yet to act or to
-   * match the bet; stud's rounds open on the cards showing (docs/rules.md T2, T4). Our
-   * own turn is known exactly (the action request); this shows whose turn it is at the
-   * others. */
-  nextToAct() {
-    const live = this.live();
-    if (this.drawing) {
-      const drawer = live.find((s) => !this.drawn.has(s.seat));
-      return drawer ? drawer.seat : null;
-    }
-    if (live.length < 2) return null;
-    if (this.bombPot && this.streetIndex === 0) return null; // a bomb pot: no betting before the flop
-    if (this.onCards && !this.acted.size) {
-      const first = this.opener(live);
-      if (first !== null) this.lastActor = this.order[(this.order.indexOf(first) + this.order.length - 1) % this.order.length];
-    }
-    const bet = Math.max(this.owed, ...live.map((s) => s.street_total));
-    const able = live.filter((s) => !s.all_in);
-    if (!able.length || (able.length === 1 && able[0].street_total >= bet)) return null;
-    const start = this.order.indexOf(this.lastActor);
-    for (let k = 1; k <= this.order.length; k++) {
-      const s = this.seat(this.order[(start + k) % this.order.length]);
-      if (!s || !s.in_hand || s.folded || s.all_in) continue;
-      if (!this.acted.has(s.seat) || s.street_total < bet) return s.seat;
-    }
-    return null;
-  }
-
-  /** Stud: who opens the street on the cards showing (engine/hand.py ``_open_on_cards``):
-   * the bring-in on the last up card (the lowest, clubs lowest; razz: the highest, aces
-   * low, spades highest), later the best hand showing, ties to the highest card by suit,
-   * then to the first left of the button. */
-  opener(live) {
-    const kind = (this.streets[this.streetIndex] || {}).opener;
-    const up = (s) => (s.shown ? s.hand : s.hand.filter((c) => c.up)).map((c) => cardCode(c.card)).filter((c) => c >= 0);
-    let best = null, bestKey = null;
-    for (const s of live) {
-      const codes = up(s);
-      if (!codes.length) continue;
-      let key;
-      if (kind === "low card" || kind === "high card") {
-        const last = (s.hand.filter((c) => c.up).map((c) => cardCode(c.card)).filter((c) => c >= 0)).pop();
-        if (last === undefined) continue;
-        key = kind === "low card" ? [-last] : [((last >> 2) + 1) % 13, last & 3];
-      } else {
-        const low = kind === "low hand";
-        const top = codes.map((c) => [low ? ((c >> 2) + 1) % 13 : c >> 2, c & 3]).reduce((a, b) => (compareKeys(a, b) >= 0 ? a : b));
-        key = [low ? showingLow(codes) : showingHigh(codes), ...top];
-      }
-      if (bestKey === null || compareKeys(key, bestKey) > 0) { best = s.seat; bestKey = key; }
-    }
-    return best;
-  }
 }
 
 /** "seat 4" in a log line, as a player with no name yet is called (not "seat 40"). */
 const placeholder = (n) => new RegExp(`\\bseat ${n + 1}\\b`, "g");
-
-const compareKeys = (a, b) => {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] || 0) !== (b[i] || 0)) return (a[i] || 0) - (b[i] || 0);
-  return 0;
-};
-
-/** A card's engine code (rank index * 4 + suit index, clubs diamonds hearts spades), or
- * -1 for a joker, a die or a hidden card. */
-export function cardCode(text) {
-  if (!text || text.length !== 2) return -1;
-  const r = "23456789TJQKA".indexOf(text[0]), s = "cdhs".indexOf(text[1]);
-  return r < 0 || s < 0 ? -1 : r * 4 + s;
-}
-
-/** Ranks by count, then rank, highest first: ``[[count, rank], ...]``. */
-function groups(ranks) {
-  const counts = new Map();
-  for (const r of ranks) counts.set(r, (counts.get(r) || 0) + 1);
-  return [...counts].map(([r, n]) => [n, r]).sort((a, b) => b[0] - a[0] || b[1] - a[1]);
-}
-
-function value(category, grouped) {
-  let v = category;
-  for (const [, r] of grouped) v = v * 13 + r;
-  for (let i = grouped.length; i < 4; i++) v *= 13;
-  return v;
-}
-
-/** Stud's high hand showing (engine/ranking.py ``showing_high``, one to four cards):
- * quads, trips, two pair, a pair, high cards; no straights or flushes. */
-export function showingHigh(codes) {
-  const g = groups(codes.map((c) => c >> 2));
-  const shape = g.map(([n]) => n).join();
-  const category = { 4: 5, "3,1": 4, 3: 4, "2,2": 3 }[shape] || (g[0][0] === 2 ? 2 : 1);
-  return value(category, g);
-}
-
-/** Razz's low hand showing (engine/ranking.py ``showing_low``): aces low; higher is
- * the better low. */
-export function showingLow(codes) {
-  const g = groups(codes.map((c) => ((c >> 2) + 1) % 13));
-  const category = [0, 0, 1, 3, 4][g[0][0]] + (g.length > 1 && g[0][0] === 2 && g[1][0] === 2 ? 1 : 0);
-  return -value(category, g);
-}
 
 /** A seat's cards from a view: all of them when we may see them, else the up cards in
  * their places among face-down ones, as the game deals them (``faces``: "down" or "up"
@@ -566,7 +443,7 @@ const known = (hand) => (hand.length && hand.every((c) => c.card) ? hand.map((c)
 
 /** What each event does to the model: ``on.call(model, event, view, seat, name)``, with
  * the seat the event names (null if none) and that player's name. The view's pots and
- * the player to act are worked out after each, in ``apply``. */
+ * the player to act come with the last event of a batch (``apply``). */
 const ON = {
   hand_started(e, v) {
     if (this.results.length) this.lastResults = { hand: v.hand_number, results: this.results, shown: this.shown, bounties: this.bounties, boardName: this.boardName() };
@@ -587,14 +464,7 @@ const ON = {
     }
     this.order = e.seats.slice();
     this.results = [];
-    this.acted = new Set();
     this.resetHand();
-    this.onCards = ON_CARDS.has(first.opener);
-    this.lastActor = e.big_blind_seat; // preflop, the player after it acts first
-    // Callers owe the full big blind, even when it is posted all in for less, or not
-    // at all by a player all in from an ante (docs/rules.md F3).
-    this.owed = e.big_blind;
-    this.bigBlind = e.big_blind;
     // A new pick at dealer's choice starts a stretch, even of the game played before
     // (the server says nothing when the game stays the same).
     if (this.choosing() !== null || this.choice) this.mixDealt = 0;
@@ -609,13 +479,7 @@ const ON = {
     if (seat) Object.assign(seat, { street_total: e.street_total, hand_total: e.hand_total, stack: e.stack, all_in: e.all_in });
     if (e.kind === "small_blind") this.blinds[e.seat] = "SB";
     if (e.kind === "big_blind") this.blinds[e.seat] = "BB";
-    if (e.kind === "straddle") {
-      this.blinds[e.seat] = "STR";
-      // Callers owe the whole straddle, twice the big blind, even one posted short (O1).
-      this.owed = Math.max(this.owed, 2 * (this.bigBlind || 0), e.street_total);
-    }
-    if (e.kind === "dead_blind") this.dead[e.seat] = (this.dead[e.seat] || 0) + e.increment;
-    if (e.kind === "ante") this.antes.push([e.seat, e.increment]);
+    if (e.kind === "straddle") this.blinds[e.seat] = "STR";
     this.line(`${who} posts ${BLIND_NAMES[e.kind] || e.kind} of ${chips(e.increment)}`);
   },
   hole_cards_dealt(e, v, seat, who) {
@@ -668,9 +532,6 @@ const ON = {
     if (k > this.streetIndex) this.newStreet(k);
     if (seat) Object.assign(seat, { street_total: e.street_total, hand_total: e.hand_total,
       stack: e.stack, all_in: e.all_in, folded: seat.folded || e.kind === "fold" });
-    if (e.kind === "bet" || e.kind === "raise" || e.kind === "complete") this.acted = new Set();
-    this.acted.add(e.seat);
-    this.lastActor = e.seat;
     this.lastAction[e.seat] = actionLabel(e);
     this.line(describeAction(who, e));
   },
@@ -748,7 +609,6 @@ const ON = {
     ON.hand_started.call(this, e, v, seat, who);
     this.bombPot = { ante: e.ante, boards: e.boards || 1 };
     this.bombVotes = null; // the votes are spent
-    this.owed = 0;
     if (this.bombPot.boards > 1) v.boards = [[], []];
     this.line(`Bomb pot: everyone antes ${chips(e.ante)}, no betting before the flop${this.bombPot.boards > 1 ? ", two boards" : ""}`);
   },
@@ -807,29 +667,4 @@ const ON = {
     this.line(`Rabbit hunt: ${e.cards.join(" ")} would have come (not part of the hand)`);
   },
 };
-/** The main pot and side pots as the engine builds them (engine/pots.py, Hand.pots),
- * from the chips of the streets already played (this street's are still in front of the
- * players): each total of a player still in the hand closes a pot they and everyone who
- * put in as much may win; folded players' chips fill the pots up to what they put in;
- * pots with the same players merge; dead money goes to the main pot. */
-export function potsOf(seats, dead) {
-  const dealt = seats.filter((s) => s.in_hand);
-  const live = dealt.map((s) => s.hand_total - s.street_total - (dead[s.seat] || 0));
-  const levels = [...new Set(live.filter((c, i) => !dealt[i].folded && c > 0))].sort((a, b) => a - b);
-  const pots = [];
-  let previous = 0;
-  for (const level of levels) {
-    const amount = live.reduce((sum, c) => sum + Math.min(c, level) - Math.min(c, previous), 0);
-    const eligible = dealt.filter((s, i) => !s.folded && live[i] >= level).map((s) => s.seat).join();
-    if (pots.length && pots[pots.length - 1].eligible === eligible) pots[pots.length - 1].amount += amount;
-    else pots.push({ amount, eligible });
-    previous = level;
-  }
-  const excess = live.reduce((sum, c) => sum + Math.max(c - previous, 0), 0);
-  if (excess && pots.length) pots[pots.length - 1].amount += excess;
-  const deadTotal = Object.values(dead).reduce((sum, c) => sum + c, 0);
-  if (deadTotal && pots.length) pots[0].amount += deadTotal;
-  else if (deadTotal) pots.push({ amount: deadTotal });
-  return pots.map((p) => p.amount);
-}
 

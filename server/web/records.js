@@ -4,6 +4,7 @@
 // for it, nothing fetched from elsewhere.
 
 import { h } from "./dom.js";
+import { catalogue } from "./format.js";
 import { TONIGHT_HOURS, tonight } from "./stats.js";
 
 /** Save ``text`` as a file named ``filename``. */
@@ -20,7 +21,7 @@ export function download(filename, text, type = "text/plain") {
  * server's (``export`` with ``since`` 12 hours ago), named as it says. */
 export function handsDownload(app, table) {
   const format = h("select", { "aria-label": "format", "data-testid": "export-format" },
-    app.conn.formats.map((f) => h("option", { value: f.name }, f.label)));
+    catalogue.export_formats.map((f) => h("option", { value: f.name }, f.label)));
   const note = h("p", { class: "muted records-note", "data-testid": "export-note", "aria-live": "polite" });
   const button = h("button", { type: "submit", "data-testid": "export-hands" }, "Download tonight's hands");
   return h("form", { class: "records", "data-testid": "records", onsubmit: async (e) => {
@@ -33,7 +34,7 @@ export function handsDownload(app, table) {
       if (!r.hands) {
         note.textContent = `No hands in the last ${TONIGHT_HOURS} hours.`;
       } else {
-        download(r.filename, r.text, app.conn.formats.find((f) => f.name === r.format).media_type);
+        download(r.filename, r.text, catalogue.export_formats.find((f) => f.name === r.format).media_type);
         note.textContent = `${r.hands} hand${r.hands === 1 ? "" : "s"}: ${r.filename}`;
       }
     } catch (err) {

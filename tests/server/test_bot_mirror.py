@@ -113,7 +113,7 @@ class _Watcher:
     def feed(self, events: list[Any]) -> None:
         """A batch of events, the last with the table's state after it, as the server
         sends them (server/tables/views.py)."""
-        state = protocol.state_body(self.table.public_view())
+        state = protocol.state_body(self.table.public_state())
         for i, event in enumerate(events):
             after = state if i == len(events) - 1 else None
             self.mirror.apply(protocol.event_body(redact(event, 0)), after)

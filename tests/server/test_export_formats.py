@@ -9,7 +9,6 @@ from pathlib import Path
 from server import protocol
 from server.cli import build_parser
 from server.export.formats import FORMATS
-from server.players import EXPORT_FORMATS
 
 HANDS_DOC = Path(__file__).parents[2] / "docs" / "hands.md"
 
@@ -18,7 +17,7 @@ def test_every_client_names_the_formats_of_the_registry() -> None:
     """The protocol accepts exactly the registry's names, the welcome lists them in its
     order (the browser's list), and the command line offers the same choices."""
     names = list(FORMATS)
-    assert [f["name"] for f in EXPORT_FORMATS] == names
+    assert [f["name"] for f in protocol.catalogue_body()["export_formats"]] == names
     for name in names:
         assert protocol.parse(f'{{"type": "export", "table": "t", "format": "{name}"}}')
     try:

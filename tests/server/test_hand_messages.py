@@ -73,12 +73,19 @@ class Live:
     """What a player received at the table, hand by hand."""
 
     events: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    states: dict[int, list[dict[str, Any] | None]] = field(default_factory=dict)
+    """By hand, each event's ``state`` (None: not the last of its batch)."""
     played: list[int] = field(default_factory=list)
     """Numbers of the hands the player was dealt into, in order."""
 
     def hand(self, number: int) -> list[dict[str, Any]]:
         """The hand's events as they came (seating events left out)."""
         return [e for e in self.events[number] if e["type"] in HAND_EVENTS]
+
+    def hand_states(self, number: int) -> list[dict[str, Any] | None]:
+        """The states that came with :meth:`hand`'s events."""
+        pairs = zip(self.events[number], self.states[number], strict=True)
+        return [state for e, state in pairs if e["type"] in HAND_EVENTS]
 
     def net(self, number: int, seat: int = SEAT) -> int:
         started, *_, ended = self.hand(number)
@@ -111,6 +118,7 @@ async def play(ws: ClientConnection, count: int, *, fold_in: Collection[int] = (
                     if SEAT in event["seats"]:
                         live.played.append(event["hand_number"])
                 live.events.setdefault(message["hand_number"], []).append(event)
+                live.states.setdefault(message["hand_number"], []).append(message.get("state"))
             elif message["type"] == "action_request":
                 await answer(ws, message, fold=len(live.played) - 1 in fold_in)
 
@@ -230,7 +238,9 @@ async def test_hand_replays_the_events_you_received_live_and_hides_what_you_did_
         number = item["hand_number"]
         events = live.hand(number)
         assert reply["events"] == events  # the same JSON, in the same order
-        assert {k: v for k, v in reply.items() if k not in ("events", "phh", "pokerstars")} == {
+        assert reply["states"] == live.hand_states(number)  # whose turn, the pots: as live
+        texts = ("events", "states", "phh", "pokerstars")
+        assert {k: v for k, v in reply.items() if k not in texts} == {
             "type": "hand", "hand_id": item["id"], "table": "demo", "hand_number": number,
             "started_at": item["started_at"], "seat": SEAT, "players": item["players"],
             "game": engine_game("nlhe").to_dict(), "bring_in": 0, "small_bet": 0, "big_bet": 0,

@@ -1,10 +1,11 @@
 """The browser client's table model (server/web/model.js) against the engine, outside the
 browser: Node runs the module itself, with no DOM and no server. Fed the events of many
 random sessions (antes of both kinds, dead buttons and dead blinds, newcomers, players
-sitting out and back in, all-ins, side pots, folds, uncalled bets), it must show the pots,
-stacks, bets and the player to act that the engine's own view gives, after every
-change. So must it in every other game the engine plays (Omaha, stud with its bring-in
-and openers on the cards showing, draw games, Kuhn and Leduc, jokers, dice), and draw the
+sitting out and back in, all-ins, side pots, folds, uncalled bets), each batch with the
+state the server sends after it (whose turn it is, the pots, the street), it must show
+the stacks, bets and folds the engine's own view gives, and the server's turn and pots,
+after every change. So must it in every other game the engine plays (Omaha, stud, draw
+games with their bets kept through each draw, Kuhn and Leduc, jokers, dice), and draw the
 cards the engine deals: how many each seat holds, which are face up, and our own."""
 
 from __future__ import annotations
@@ -85,7 +86,8 @@ def random_session(rng: random.Random, hands: int) -> dict[str, Any]:
 
     def step(events: list[Event]) -> None:
         bodies = [protocol.event_body(e) for e in events]
-        steps.append({"events": bodies, "view": public_view(table)})
+        state = protocol.state_body(table.public_state())
+        steps.append({"events": bodies, "state": state, "view": public_view(table)})
 
     bot = RandomBot(seed=rng.randrange(1 << 30))
     for _ in range(hands):
@@ -112,8 +114,8 @@ def random_session(rng: random.Random, hands: int) -> dict[str, Any]:
 
 def run_model(script: str, payload: Any) -> Any:
     """Run ``script``, the body of an ES module, in Node with ``TableModel`` imported from
-    server/web/model.js and ``input`` the JSON ``payload`` (sent on stdin); what it prints
-    is the answer, as JSON."""
+    server/web/model.js, the server's catalogue loaded (``/catalogue.json``) and ``input``
+    the JSON ``payload`` (sent on stdin); what it prints is the answer, as JSON."""
     node = shutil.which("node")
     if node is None:  # never a skip: CI must run this test
         pytest.fail(
@@ -123,6 +125,8 @@ def run_model(script: str, payload: Any) -> Any:
         )
     module = f"""
 import {{ TableModel }} from {json.dumps(MODEL.as_uri())};
+import {{ catalogue }} from {json.dumps((WEB / "format.js").as_uri())};
+Object.assign(catalogue, {json.dumps(protocol.catalogue_body())});  // as the page loads it
 let text = "";
 for await (const chunk of process.stdin) text += chunk;
 const input = JSON.parse(text);
@@ -140,7 +144,8 @@ SHOWN = """console.log(JSON.stringify(input.map((session) => {
   const t = new TableModel("t");
   t.setSnapshot({ seq: 0, summary: null, view: session.before });
   return session.steps.map((step) => {
-    for (const e of step.events) t.apply(e);
+    const last = step.events.length - 1;
+    step.events.forEach((e, i) => t.apply(e, i === last ? step.state : undefined));
     const v = t.view;
     return {
       to_act: v.hand_in_progress ? v.to_act : null,
@@ -259,7 +264,8 @@ def game_session(rng: random.Random, key: str, hands: int) -> dict[str, Any]:
     def step(events: Sequence[Event]) -> None:
         bodies = [protocol.event_body(redact(e, viewer)) for e in events]
         cards = cards_shown(table, viewer) if table.hand_in_progress else None
-        steps.append({"events": bodies, "view": public_view(table), "cards": cards})
+        state = protocol.state_body(table.public_state())
+        steps.append({"events": bodies, "state": state, "view": public_view(table), "cards": cards})
 
     for _ in range(hands):
         for seat in range(seats):
@@ -280,7 +286,8 @@ SHOWN_CARDS = """console.log(JSON.stringify(input.map((session) => {
   const t = new TableModel("t");
   t.setSnapshot({ seq: 0, summary: { game: session.game }, view: session.before });
   return session.steps.map((step) => {
-    for (const e of step.events) t.apply(e);
+    const last = step.events.length - 1;
+    step.events.forEach((e, i) => t.apply(e, i === last ? step.state : undefined));
     const v = t.view;
     const me = t.seat(0);
     return {
@@ -300,8 +307,8 @@ SHOWN_CARDS = """console.log(JSON.stringify(input.map((session) => {
 
 @pytest.mark.parametrize("key", GAMES)
 def test_the_table_model_plays_every_game_like_the_engine(key: str) -> None:
-    """Whose turn it is (bring-ins, stud's openers on the cards showing, draws), the pots
-    and chips, and each seat's cards: how many, which face up, and all of our own."""
+    """The chips (bets kept through a draw until its betting opens), the server's turn and
+    pots, and each seat's cards: how many, which face up, and all of our own."""
     rng = random.Random(f"model-{key}")
     sessions = [game_session(rng, key, hands=8) for _ in range(12)]
     shown = run_model(SHOWN_CARDS, sessions)
