@@ -136,6 +136,13 @@ class Game:
     short_name: str = ""
     """The name a crowded line gives the game ("PLO", "Limit hold'em"); ``name`` when
     not given."""
+    pokerstars: str | None = field(default=None, compare=False)
+    """The words PokerStars' hand histories name the game by, betting aside ("Omaha
+    Hi/Lo"); None for a game PokerStars does not deal. A preset's alone: a definition
+    read from JSON has none (:func:`game_from_dict` gives the preset it matches)."""
+    ohh: str | None = field(default=None, compare=False)
+    """The game's ``game_type`` in OHH (Open Hand History): ``Holdem``, ``Omaha``,
+    ``OmahaHiLo``; None for a game OHH has no name for. A preset's alone, as above."""
     street_enum: type[IntEnum] = field(init=False, repr=False, compare=False)
     """The streets as an enum (:class:`engine.events.Street` for hold'em and Omaha), so
     events name them: ``ActionTaken.street`` is one of its members."""
@@ -315,6 +322,8 @@ class Game:
             key=f"{self.key}-{rule}" + ("" if jokers == 1 else "2"),
             name=f"{self.name} with {what} ({how})",
             short_name=f"{self.short_name} ({'wild' if rule == 'wild' else 'bug'})",
+            pokerstars=None,
+            ohh=None,
             code=f"{self.code}+J{jokers}{'W' if rule == 'wild' else 'B'}",
             deck=deck,
             hands=(hand,),
@@ -331,7 +340,9 @@ class Game:
         streets = tuple(replace(s, max_raises=cap) for s in self.streets)
         if streets == self.streets:
             return self
-        return replace(self, key=f"{self.key}-cap{cap}", streets=streets, phh=False)
+        return replace(
+            self, key=f"{self.key}-cap{cap}", streets=streets, phh=False, pokerstars=None, ohh=None
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The definition as JSON values (the wire's, the store's and PHH's form of a
@@ -593,14 +604,25 @@ _PRESETS: tuple[Game, ...] = (
     ),
 )
 
-_SHORT_NAMES: Final = {
-    "nlhe": "NL hold'em", "flhe": "Limit hold'em", "plhe": "PL hold'em", "plo": "PLO",
-    "plo5": "PLO5", "plo6": "PLO6", "flo8": "Omaha hi-lo", "plo8": "PLO hi-lo",
-    "shortdeck": "Short deck", "stud": "Stud", "stud8": "Stud hi-lo", "razz": "Razz",
-    "27td": "2-7 triple draw", "27sd": "2-7 single draw", "5cd": "Five-card draw",
-    "badugi": "Badugi", "kuhn": "Kuhn", "kuhn3": "Kuhn (3)", "leduc": "Leduc", "dice": "Poker dice",
+_NAMES: Final[dict[str, tuple[str, str | None, str | None]]] = {
+    # key: (short name, PokerStars' words, OHH's game_type)
+    "nlhe": ("NL hold'em", "Hold'em", "Holdem"), "flhe": ("Limit hold'em", "Hold'em", "Holdem"),
+    "plhe": ("PL hold'em", "Hold'em", "Holdem"), "plo": ("PLO", "Omaha", "Omaha"),
+    "plo5": ("PLO5", "5 Card Omaha", "Omaha"), "plo6": ("PLO6", "6 Card Omaha", "Omaha"),
+    "flo8": ("Omaha hi-lo", "Omaha Hi/Lo", "OmahaHiLo"),
+    "plo8": ("PLO hi-lo", "Omaha Hi/Lo", "OmahaHiLo"), "shortdeck": ("Short deck", None, None),
+    "stud": ("Stud", "7 Card Stud", None), "stud8": ("Stud hi-lo", "7 Card Stud Hi/Lo", None),
+    "razz": ("Razz", "Razz", None), "27td": ("2-7 triple draw", "Triple Draw 2-7 Lowball", None),
+    "27sd": ("2-7 single draw", "Single Draw 2-7 Lowball", None),
+    "5cd": ("Five-card draw", "5 Card Draw", None), "badugi": ("Badugi", "Badugi", None),
+    "kuhn": ("Kuhn", None, None), "kuhn3": ("Kuhn (3)", None, None),
+    "leduc": ("Leduc", None, None), "dice": ("Poker dice", None, None),
 }  # fmt: skip
-_PRESETS = tuple(replace(g, short_name=_SHORT_NAMES[g.key]) for g in _PRESETS)
+_PRESETS = tuple(
+    replace(g, short_name=short, pokerstars=stars, ohh=ohh)
+    for g in _PRESETS
+    for short, stars, ohh in [_NAMES[g.key]]
+)
 
 GAMES: Final[dict[str, Game]] = {g.key: g for g in _PRESETS}
 """Every preset game by key, e.g. ``GAMES["plo"]``."""

@@ -62,8 +62,9 @@ How we fill it in:
 Games: the specification's ``game_type`` names six (its game_type page: Holdem, Omaha,
 OmahaHiLo, Stud, StudHiLo, Draw), but its rounds have only hold'em's streets (Preflop,
 Flop, Turn, River, Showdown) and its actions neither up cards nor draws. So we write the
-board games it names (:data:`GAME_TYPES`): hold'em as ``Holdem``, Omaha of four to six
-cards as ``Omaha``, Omaha hi-lo as ``OmahaHiLo``, with ``bet_type`` NL, PL or FL.
+board games it names (each preset's :attr:`engine.Game.ohh`): hold'em as ``Holdem``,
+Omaha of four to six cards as ``Omaha``, Omaha hi-lo as ``OmahaHiLo``, with ``bet_type``
+NL, PL or FL.
 Stud, stud hi-lo and draw games would need streets and actions OHH does not have, and
 razz, badugi, short deck, Kuhn, Leduc, dice and jokers have no ``game_type``: those
 raise :class:`server.export.UnsupportedGameError`. In a hi-lo hand each pot is one pot
@@ -97,12 +98,11 @@ from engine.events import (
     Street,
     board_index,
 )
-from engine.games import Betting, Game, game
+from engine.games import Betting, Game
 from engine.history import Replay
 from server.export import HandInfo, UnsupportedGameError
 
 __all__ = [
-    "GAME_TYPES",
     "INTERNAL_VERSION",
     "PLAY_MONEY",
     "SCHEMA_PATH",
@@ -121,27 +121,15 @@ SITE_NAME = "pokerroom"
 PLAY_MONEY = "XPM"
 SCHEMA_PATH = Path(__file__).with_name("ohh.schema.json")
 FORMAT = "OHH"
-GAME_TYPES: dict[str, str] = {
-    "nlhe": "Holdem",
-    "flhe": "Holdem",
-    "plhe": "Holdem",
-    "plo": "Omaha",
-    "plo5": "Omaha",
-    "plo6": "Omaha",
-    "flo8": "OmahaHiLo",
-    "plo8": "OmahaHiLo",
-}
-"""The presets we write as OHH, by key, and the ``game_type`` each is."""
 _BET_TYPES = {Betting.NO_LIMIT: "NL", Betting.POT_LIMIT: "PL", Betting.FIXED_LIMIT: "FL"}
 
 
 def game_type(g: Game) -> tuple[str, str]:
     """The game's OHH ``game_type`` and ``bet_type``; raises :class:`UnsupportedGameError`
     for a game we do not write as OHH (see the module docstring)."""
-    kind = GAME_TYPES.get(g.key)
-    if kind is None or game(g.key) != g:
+    if g.ohh is None:
         raise UnsupportedGameError(g.key, g.name, FORMAT)
-    return kind, _BET_TYPES[g.betting]
+    return g.ohh, _BET_TYPES[g.betting]
 
 
 Amount = int | Decimal
@@ -177,7 +165,7 @@ def render(info: HandInfo, *, hero: int | None = None) -> dict[str, object]:
 
     ``hero`` is the PHH position (0 = p1) whose hole cards to include; by default nobody's
     (an observed hand). Raises :class:`server.export.UnsupportedGameError` for a game OHH
-    has no words for (:data:`GAME_TYPES`), :class:`engine.errors.HistoryError` if the
+    has no words for (no :attr:`engine.Game.ohh`), :class:`engine.errors.HistoryError` if the
     history does not replay, and ValueError if ``info`` does not fit it.
     """
     kind = game_type(info.history.game)

@@ -54,7 +54,8 @@ them (docs/hands.md names the files):
   board or draw game (hold'em's parsers read raises; "completes it to" is stud's word,
   for the bring-in).
 
-The games PokerStars deals are written in its own words (:data:`GAME_WORDS`; checked
+The games PokerStars deals are written in its own words (each preset's
+:attr:`engine.Game.pokerstars`; checked
 against real PokerStars files, see docs/hands.md): the header names the game and its
 betting ("Omaha Hi/Lo Limit", "7 Card Stud Hi/Lo Limit", "Triple Draw 2-7 Lowball
 Limit"), and the stakes are the blinds in a big-bet game, the small and big bet in a
@@ -83,6 +84,7 @@ from decimal import Decimal
 from enum import IntEnum
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from engine import ranking
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.evaluator import HandCategory, HandValue, evaluate
@@ -106,33 +108,14 @@ from engine.events import (
     board_index,
     boards_of,
 )
-from engine.games import Betting, Game, game
+from engine.games import Betting, Game
 from engine.hand import HandSetup
 from engine.rating import rate
 from server.export import HandInfo, UnsupportedGameError
 
-__all__ = ["GAME_WORDS", "game_words", "hand_name", "render", "render_all"]
+__all__ = ["game_words", "hand_name", "render", "render_all"]
 
 FORMAT = "PokerStars text"
-GAME_WORDS: dict[str, str] = {
-    "nlhe": "Hold'em",
-    "flhe": "Hold'em",
-    "plhe": "Hold'em",
-    "plo": "Omaha",
-    "plo5": "5 Card Omaha",
-    "plo6": "6 Card Omaha",
-    "flo8": "Omaha Hi/Lo",
-    "plo8": "Omaha Hi/Lo",
-    "stud": "7 Card Stud",
-    "stud8": "7 Card Stud Hi/Lo",
-    "razz": "Razz",
-    "27td": "Triple Draw 2-7 Lowball",
-    "27sd": "Single Draw 2-7 Lowball",
-    "5cd": "5 Card Draw",
-    "badugi": "Badugi",
-}
-"""The presets PokerStars deals, by key, and the words its headers name each by; the
-betting follows ("Omaha Hi/Lo Limit", "5 Card Draw No Limit")."""
 _BETTING_WORDS = {
     Betting.NO_LIMIT: "No Limit",
     Betting.POT_LIMIT: "Pot Limit",
@@ -147,10 +130,9 @@ _DRAW_ORDINALS = ("", "1st ", "2nd ", "3rd ")
 def game_words(g: Game) -> str:
     """The game as a PokerStars header names it, e.g. ``"Omaha Hi/Lo Limit"``; raises
     :class:`UnsupportedGameError` for a game PokerStars does not deal."""
-    words = GAME_WORDS.get(g.key)
-    if words is None or game(g.key) != g:
+    if g.pokerstars is None:
         raise UnsupportedGameError(g.key, g.name, FORMAT)
-    return f"{words} {_BETTING_WORDS[g.betting]}"
+    return f"{g.pokerstars} {_BETTING_WORDS[g.betting]}"
 
 
 _CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
@@ -177,9 +159,9 @@ def render(info: HandInfo, *, hero: int | None = None, public: bool = False) -> 
     known hole card dealt face up: the operator's export.
 
     Raises :class:`server.export.UnsupportedGameError` for a game PokerStars does not
-    deal (:data:`GAME_WORDS`), :class:`engine.errors.HistoryError` if the history does not
-    replay, and :class:`ValueError` if ``players`` and ``seats`` do not name every player
-    in it.
+    deal (no :attr:`engine.Game.pokerstars`), :class:`engine.errors.HistoryError` if the
+    history does not replay, and :class:`ValueError` if ``players`` and ``seats`` do not
+    name every player in it.
     """
     words = game_words(info.history.game)
     result = info.replay()
@@ -300,8 +282,8 @@ def _cards(cards: Sequence[Card]) -> str:
 
 # -- naming the hands of every game -------------------------------------------------------
 
-_HIGH_GAMES = frozenset({"nlhe", "flhe", "plhe", "plo", "plo5", "plo6", "stud", "5cd"})
-_LOW_GAMES = frozenset({"razz", "27td", "27sd"})
+_HIGH = (ranking.HIGH,), (ranking.OMAHA_HIGH,)
+_LOW = (ranking.A5_LOW,), (ranking.DEUCE_SEVEN,)
 
 
 def _ranks(cards: Sequence[Card]) -> str:
@@ -320,7 +302,7 @@ class _Named:
 def _name_hand(g: Game, hole: Sequence[Card], board: Sequence[Card]) -> _Named | None:
     """The hand ``hole`` (with ``board``) makes in ``g``, or None if it is not a whole
     hand yet (too few cards)."""
-    if g.key in ("nlhe", "flhe", "plhe"):
+    if g.hands == (ranking.HIGH,) and board:  # hold'em: the best five of all seven
         if len(hole) + len(board) < 5:
             return None
         value = evaluate((*hole, *board))
@@ -330,7 +312,7 @@ def _name_hand(g: Game, hole: Sequence[Card], board: Sequence[Card]) -> _Named |
     except EngineError:
         return None
     best = rating.best[0]
-    if g.key in _HIGH_GAMES:
+    if g.hands in _HIGH:
         value = evaluate(best)
         return _Named(hand_name(value), value)
     if g.split:
@@ -338,7 +320,7 @@ def _name_hand(g: Game, hole: Sequence[Card], board: Sequence[Card]) -> _Named |
         if rating.values[1]:
             text += f"; LO: {_ranks(rating.best[1])}"
         return _Named(text, None)
-    if g.key in _LOW_GAMES:
+    if g.hands in _LOW:
         # A low with no pair (nor, in deuce-to-seven, a straight or flush) is its cards;
         # anything else is named as a high hand: "Lo: a pair of Fives".
         if "," not in rating.names[0]:

@@ -37,7 +37,7 @@ class SeenHand:
     live table sent it), else None."""
     phh: str
     pokerstars: str | None
-    """None for a game PokerStars does not deal (:data:`pokerstars.GAME_WORDS`)."""
+    """None for a game PokerStars does not deal (no :attr:`engine.Game.pokerstars`)."""
 
 
 def seen_from(info: HandInfo, position: int) -> SeenHand:

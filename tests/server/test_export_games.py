@@ -29,6 +29,7 @@ import pokerkit as pk
 import pytest
 
 from engine import (
+    GAMES,
     Action,
     ActionMenu,
     ActionTaken,
@@ -339,7 +340,7 @@ def test_several_hands_of_different_games_export_as_one_phhs_file() -> None:
 
 # -- PokerStars text ---------------------------------------------------------------------
 
-STARS_GAMES = list(pokerstars.GAME_WORDS)
+STARS_GAMES = [k for k, g in GAMES.items() if g.pokerstars is not None]
 NOT_STARS = ["shortdeck", "kuhn", "kuhn3", "leduc", "dice", "5cd-bug", "nlhe-wild2"]
 MONEY = r"(\d+)"
 ALL_IN = r"(?: and is all-in)?"
@@ -416,7 +417,8 @@ def expected_markers(info: HandInfo) -> list[str]:
 @pytest.mark.parametrize("key", STARS_GAMES)
 def test_pokerstars_text_of_every_game_it_deals_has_its_words_streets_and_chips(key: str) -> None:
     g = game(key)
-    words = pokerstars.GAME_WORDS[key]
+    words = g.pokerstars
+    assert words is not None
     betting = {"no-limit": "No Limit", "pot-limit": "Pot Limit", "fixed-limit": "Limit"}
     header = re.compile(
         rf"PokerStars Hand #\d+:  {re.escape(words)} {betting[g.betting.value]} "
@@ -537,7 +539,7 @@ def test_pokerstars_refuses_a_game_it_does_not_deal_naming_it(key: str) -> None:
 # -- OHH ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("key", list(ohh.GAME_TYPES))
+@pytest.mark.parametrize("key", [k for k, g in GAMES.items() if g.ohh is not None])
 def test_ohh_of_every_game_it_names_validates_and_pays_what_the_engine_paid(key: str) -> None:
     g = game(key)
     bet_type = {"no-limit": "NL", "pot-limit": "PL", "fixed-limit": "FL"}[g.betting.value]
@@ -545,7 +547,7 @@ def test_ohh_of_every_game_it_names_validates_and_pays_what_the_engine_paid(key:
         document = ohh.render(info)
         ohh.validate(document)
         hand: Any = document["ohh"]
-        assert hand["game_type"] == ohh.GAME_TYPES[key]
+        assert hand["game_type"] == GAMES[key].ohh
         assert hand["bet_limit"]["bet_type"] == bet_type
         awards = [e for e in info.replay().events if isinstance(e, PotAwarded)]
         assert sorted(p["number"] for p in hand["pots"]) == sorted({a.pot for a in awards})
@@ -579,7 +581,7 @@ def test_a_players_view_of_every_game_hides_what_they_did_not_see(key: str) -> N
         for position in range(len(info.players)):
             seen = seat.seen_from(info, position)
             assert history.check(history.load(seen.phh)).status in ("match", "unsupported")
-            assert (seen.pokerstars is None) == (key not in pokerstars.GAME_WORDS)
+            assert (seen.pokerstars is None) == (game(key).pokerstars is None)
             for event in seen.events:
                 if isinstance(event, HoleCardsDealt) and event.cards is not None:
                     assert info.engine_seats.index(event.seat) == position
