@@ -133,9 +133,11 @@ class Game:
     bring_in: bool = False
     max_players: int = 10
     phh: bool = False
-    short_name: str = ""
+    short_name: str = field(default="", compare=False)
     """The name a crowded line gives the game ("PLO", "Limit hold'em"); ``name`` when
-    not given."""
+    not given. Not part of :meth:`to_dict` (the stored and summary form, which readers
+    before short names reject a field they do not know in): the server's catalogue adds
+    it; :func:`game_from_dict` takes it."""
     pokerstars: str | None = field(default=None, compare=False)
     """The words PokerStars' hand histories name the game by, betting aside ("Omaha
     Hi/Lo"); None for a game PokerStars does not deal. A preset's alone: a definition
@@ -351,7 +353,6 @@ class Game:
         return {
             "key": self.key,
             "name": self.name,
-            "short_name": self.short_name,
             "code": self.code,
             "deck": self.deck.name,
             "betting": self.betting.value,
@@ -679,7 +680,7 @@ _STREET_FIELDS: Final = frozenset(
 )
 _GAME_FIELDS: Final = frozenset(
     {"key", "name", "code", "deck", "betting", "hands", "blinds", "bring_in", "max_players",
-     "phh", "streets", "short_name"}
+     "phh", "streets", "short_name"}  # short_name: the catalogue's, not to_dict's
 )  # fmt: skip
 
 
@@ -766,6 +767,4 @@ def game_from_dict(data: Any) -> Game:
         known = game(made.key)
     except InvalidConfigError:
         return made
-    if "short_name" not in data:  # a definition written before games had short names
-        return known if replace(made, short_name=known.short_name) == known else made
     return known if known == made else made

@@ -218,7 +218,8 @@ class _Dealing:
         whether the deal itself showed them."""
         cards = [self.dealt[s] for s in self.order]
         known_cards = [c for c in cards if c is not None]
-        if len(set(known_cards)) != len(known_cards) and not self.drew:
+        repeats = self.drew or self.game.deck.dice  # a die shows any face again
+        if len(set(known_cards)) != len(known_cards) and not repeats:
             raise HistoryError("a card is dealt twice")
         for card in known_cards:
             if card not in self.game.deck:
@@ -532,8 +533,10 @@ def replay(
     events += answers.give(len(game.actions) + 1)
     if not hand.is_over:
         raise HistoryError("the actions end before the hand does")
-    events += _after_the_hand(history, hand)
     step()
+    for batch in _after_the_hand(history, hand):
+        events += batch
+        step()
     notes = _unknown_at_showdown(hand, events) + notes
     return Replay(hand, events, game.scale, repairs, game.face_up, game.known, kept, notes)
 
@@ -607,22 +610,23 @@ def _after(history: HandHistory) -> list[list[str]]:
     return [a.split() for a in after]
 
 
-def _after_the_hand(history: HandHistory, hand: Hand) -> list[Event]:
+def _after_the_hand(history: HandHistory, hand: Hand) -> list[list[Event]]:
     """Cards shown after the hand (and the 7-2 bounty they collect) and the rabbit, as
-    the history records them."""
-    events: list[Event] = []
+    the history records them: each one's events, as a table sends them, one batch each."""
+    batches: list[list[Event]] = []
     for words in _after(history):
         try:
             if words[:2] == ["d", "rabbit"]:
-                events += hand.hunt_rabbit()
+                batches.append(hand.hunt_rabbit())
             elif len(words) == 3 and words[1] == "sm":
                 seat = hand.seats[_player_index(words[0], hand.n, 0)]
-                events += hand.show(seat, parse_cards(words[2]))
+                read = parse_dice if hand.game.deck.dice else parse_cards  # "62621": dice
+                batches.append(hand.show(seat, read(words[2])))
             else:
                 raise HistoryError(f"{' '.join(words)!r} is not 'pN sm CARDS' or 'd rabbit CARDS'")
         except EngineError as exc:
             raise HistoryError(f"{AFTER_FIELD}: {' '.join(words)!r}: {exc}") from None
-    return events
+    return batches
 
 
 def _board_cards(hand: Hand) -> int:

@@ -8,7 +8,8 @@ subclass of it, and :func:`server.routing.answer` alone turns it into the wire's
 :class:`Code` against that table).
 
 The engine's errors are the engine's own (it knows no wire): ``routing.answer`` sends
-an :class:`engine.InvalidConfigError` as ``refused`` (settings that do not fit) and any
+an :class:`engine.InvalidConfigError` (settings that do not fit) and a
+:class:`engine.HistoryError` (a stored hand that does not replay) as ``refused``, and any
 other :class:`engine.EngineError` as ``illegal`` (the rules say no).
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from engine import EngineError, InvalidConfigError
+from engine import EngineError, HistoryError, InvalidConfigError
 
 __all__ = ["Code", "Refusal", "engine_code"]
 
@@ -84,8 +85,20 @@ class Refusal(Exception):
         self.code = code
         self.details = details
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its message and attributes, whatever a subclass's own arguments: a
+        # refusal raised in the records worker process comes back to the server pickled.
+        return _rebuilt, (type(self), str(self)), self.__dict__.copy()
+
+
+def _rebuilt(kind: type[Refusal], message: str) -> Refusal:
+    refusal = Exception.__new__(kind)
+    refusal.args = (message,)
+    return refusal
+
 
 def engine_code(exc: EngineError) -> Code:
     """The code the engine's refusal ``exc`` goes to a client with: settings that do not
-    fit are ``refused``; everything else the rules do not allow, ``illegal``."""
-    return Code.REFUSED if isinstance(exc, InvalidConfigError) else Code.ILLEGAL
+    fit, and a stored history that does not replay, are ``refused``; everything else the
+    rules do not allow, ``illegal``."""
+    return Code.REFUSED if isinstance(exc, InvalidConfigError | HistoryError) else Code.ILLEGAL

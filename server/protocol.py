@@ -633,11 +633,12 @@ def table_options(game: Game) -> list[str]:
 def catalogue_body() -> dict[str, Any]:
     """What ``welcome`` (and the page's ``/catalogue.json``) says a table may play and a
     player may download, so that no client keeps its own list: every preset game
-    (:meth:`engine.Game.to_dict`), every mix ``create_table`` takes (dealer's choice with
-    every game, of which a table picks its own) and every export format."""
+    (:meth:`engine.Game.to_dict`, with its ``short_name``), every mix ``create_table``
+    takes (dealer's choice with every game, of which a table picks its own) and every
+    export format."""
     choice = dealers_choice(GAMES)
     return {
-        "games": [g.to_dict() for g in GAMES.values()],
+        "games": [{**g.to_dict(), "short_name": g.short_name} for g in GAMES.values()],
         "mixes": [mix_body(m) for m in (*MIXES.values(), choice)],
         "table_options": {g.key: table_options(g) for g in GAMES.values()},
         "export_formats": [

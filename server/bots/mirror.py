@@ -289,7 +289,8 @@ class TableMirror:
         # The hand's stakes, as a tournament's level sets them: the event says them all.
         self.config = replace(
             self.config, small_blind=int(event["small_blind"]), big_blind=int(event["big_blind"]),
-            ante=int(event["ante"]), ante_kind=AnteKind(event["ante_kind"]),
+            ante=int(event["ante"]),
+            ante_kind=AnteKind(event.get("ante_kind", self.config.ante_kind.value)),
         )  # fmt: skip
         self.hand_number = int(event["hand_number"])
         self.hand_in_progress = True
@@ -320,6 +321,7 @@ class TableMirror:
         """The viewer's :class:`TableView`, with ``legal`` as given (the menu of an
         action request)."""
         if legal is not None:
+            self.to_act = legal.seat  # a menu is that seat's turn, whatever was said before
             self._learn_from_menu(legal)
         live = self.hand_in_progress
         seats = tuple(

@@ -154,7 +154,9 @@ class App {
   route() {
     const [, page, arg] = location.hash.split("/");
     clearInterval(this.clockTimer);
-    closeStats();
+    // A dialog (stats, Settle up) stays open through a reconnection to the same table.
+    const here = page === "table" && this.table && decodeURIComponent(arg || "") === this.table.id;
+    if (!here) closeStats();
     resetTitle();
     if (this.viewer) { clearInterval(this.viewer.timer); this.viewer = null; }
     if (page === "table" && arg) return this.showTable(decodeURIComponent(arg));

@@ -26,10 +26,13 @@ export class Connection {
     this.player = null;
   }
 
-  /** Who the server says we are (the ``welcome``). */
+  /** Who the server says we are, and what it offers (the ``welcome``: its catalogue is
+   * ``/catalogue.json``'s, which a page may not have had before hello). */
   welcomed(welcome) {
     sessionStorage.setItem(KEYS.session, welcome.session);
     this.player = welcome.player;
+    const { games, mixes, table_options, export_formats } = welcome;
+    if (games) Object.assign(catalogue, { games, mixes, table_options, export_formats });
     return welcome.player;
   }
 

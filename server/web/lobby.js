@@ -123,7 +123,11 @@ function createForm(app) {
     ante: ["ante", "small_bet", "big_bet"],
     mix: ["small_bet", "big_bet"],
   };
-  const kindOf = (value) => (value.startsWith("mix:") ? "mix" : stakesKind(catalogue.games.find((g) => g.key === value)));
+  const kindOf = (value) => {
+    if (value.startsWith("mix:")) return "mix";
+    const g = catalogue.games.find((x) => x.key === value);
+    return g ? stakesKind(g) : "blinds";
+  };
   const picked = new Set(["nlhe", "plo", "27td", "stud", "razz"]);
   const choices = h("fieldset", { class: "choices", "data-testid": "mix-games" }, h("legend", {}, "Games the dealer chooses from"),
     catalogue.games.map((g) => h("label", {}, h("input", { type: "checkbox", name: "games", value: g.key, checked: picked.has(g.key) }), g.name)));

@@ -34,7 +34,8 @@ export function handsDownload(app, table) {
       if (!r.hands) {
         note.textContent = `No hands in the last ${TONIGHT_HOURS} hours.`;
       } else {
-        download(r.filename, r.text, catalogue.export_formats.find((f) => f.name === r.format).media_type);
+        const format = catalogue.export_formats.find((f) => f.name === r.format);
+        download(r.filename, r.text, format ? format.media_type : "text/plain");
         note.textContent = `${r.hands} hand${r.hands === 1 ? "" : "s"}: ${r.filename}`;
       }
     } catch (err) {

@@ -25,6 +25,7 @@ async def test_welcome_names_every_game_and_mix_the_server_plays(
     told = [game_from_dict(g) for g in welcome["games"]]
     assert told == list(GAMES.values())  # each preset, as the engine defines it, in order
     assert all(g is GAMES[g.key] for g in told)
+    assert [g["short_name"] for g in welcome["games"]] == [g.short_name for g in told]
     mixes = {m["key"]: m for m in welcome["mixes"]}
     assert list(mixes) == [*MIXES, "choice"]
     for key, mix in MIXES.items():
