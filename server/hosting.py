@@ -562,7 +562,7 @@ def table_config(
     if mixed is not None:
         mix, level = mixed
         return mix.config(mix.games[0], level, seats=fields["seats"])
-    config = TableConfig.from_dict({"game": "nlhe", **fields})
+    config = TableConfig.from_dict(fields)  # no game: no-limit hold'em, the field's default
     if fields.get("cap") is not None:
         config = replace(config, game=config.game.with_cap(fields["cap"]))
     return config

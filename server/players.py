@@ -23,9 +23,6 @@ from server.settings import ServerSettings
 from server.store import Store
 from server.tables import Player, TableError
 
-CATALOGUE = protocol.catalogue_body()
-"""What ``welcome`` says a table may play (the same for everyone: built once)."""
-
 
 class Players:
     """The identities of this process's connections."""
@@ -128,7 +125,7 @@ class Players:
                 "guest": since is not None,
             },
             "session": token,
-            **CATALOGUE,
+            **protocol.catalogue_body(),
         }
 
     async def create_account(self, session: Session, name: str) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import enum
+import functools
 import json
 import re
 import unicodedata
@@ -602,12 +603,12 @@ def menu_body(menu: ActionMenu) -> dict[str, Any]:
 def config_body(config: TableConfig) -> dict[str, Any]:
     """What a table's summary says of its rules: :meth:`TableConfig.to_dict`'s fields,
     the options under ``options`` (with ``straddle``: whether the game has straddles), and
-    :func:`game_body`'s facts of the game. The bot SDK reads it back
+    the betting and unit they imply. The bot SDK reads it back
     (:func:`server.bots.wire.config_from_summary`)."""
     wire = config.to_dict()
     return {
         **{k: v for k, v in wire.items() if k not in TABLE_OPTIONS},
-        **game_body(config),
+        **_betting(config),
         "options": {"straddle": config.game.straddles, **{k: wire[k] for k in TABLE_OPTIONS}},
     }
 
@@ -630,12 +631,13 @@ def table_options(game: Game) -> list[str]:
     return [name for name, allowed in rules if allowed]
 
 
+@functools.cache
 def catalogue_body() -> dict[str, Any]:
     """What ``welcome`` (and the page's ``/catalogue.json``) says a table may play and a
     player may download, so that no client keeps its own list: every preset game
     (:meth:`engine.Game.to_dict`, with its ``short_name``), every mix ``create_table``
     takes (dealer's choice with every game, of which a table picks its own) and every
-    export format."""
+    export format. Built once (callers only read it)."""
     choice = dealers_choice(GAMES)
     return {
         "games": [{**g.to_dict(), "short_name": g.short_name} for g in GAMES.values()],
@@ -652,12 +654,16 @@ def game_body(config: TableConfig) -> dict[str, Any]:
     """What a table's summary says of its game: the definition and the stakes."""
     return {
         "game": config.game.to_dict(),
-        "betting": config.game.betting.value,
         "bring_in": config.bring_in,
         "small_bet": config.small_bet,
         "big_bet": config.big_bet,
-        "unit": config.unit,
+        **_betting(config),
     }
+
+
+def _betting(config: TableConfig) -> dict[str, Any]:
+    """The betting a summary names, and its unit (what amounts are shown in)."""
+    return {"betting": config.game.betting.value, "unit": config.unit}
 
 
 def _seat_body(seat: SeatView, names: dict[int, str], bots: frozenset[int]) -> dict[str, Any]:
