@@ -152,10 +152,11 @@ class PokerServer:
         playing the API (housekeeping keeps them)."""
         held = {player.id for player, _ in self.players.identities.values()}
         for runner in self.hosting.tables.values():
-            held |= {seat.player.id for seat in runner.seats.values()}
-            held |= {player.id for player, _, _ in runner.waiting} | set(runner.requests)
-            if runner.host is not None:
-                held.add(runner.host)
+            core = runner.core
+            held |= {seat.player.id for seat in core.seats.occupants.values()}
+            held |= {player.id for player, _, _ in core.seats.waiting} | set(core.host.requests)
+            if core.host.host is not None:
+                held.add(core.host.host)
         for tournament in self.tournaments.hosts.values():
             held |= set(tournament.registered)
         if self.api.sessions is not None:

@@ -30,7 +30,16 @@ from server.errors import Code
 from server.players import Players
 from server.settings import ServerSettings
 from server.store import HandWriter, Lease, Store
-from server.tables import HostRecord, Player, TableError, TableRunner, TableSettings, store_with
+from server.tables import (
+    Caller,
+    HostRecord,
+    HouseSit,
+    Player,
+    TableError,
+    TableRunner,
+    TableSettings,
+    store_with,
+)
 
 log = logging.getLogger("pokerroom")
 
@@ -198,9 +207,9 @@ class Hosting:
             bus=self.bus if private is None else NoBus(self.bus.topics),
             address=self.address,
         )
-        runner.number_hands_after(lease.last_hand_number)
+        runner.core.number_hands_after(lease.last_hand_number)
         if private is not None:
-            runner.make_private(private["host"], private["invite"])
+            runner.core.host.make_private(private["host"], private["invite"])
         self.tables[table_id] = runner
         self.db_tables[table_id] = lease.table_id
         creator = lease.config.get("creator")
@@ -238,7 +247,7 @@ class Hosting:
             await self.store.set_table_config(
                 db_id, {**stored, "house": house, "house_stack": stack}
             )
-        await runner.request("house_sit", None, bots=players, stack=stack)
+        await runner.submit(HouseSit(players, stack), Caller(None))
 
     async def _run_table(self, runner: TableRunner, db_id: int) -> None:
         table_id = runner.settings.table_id
@@ -255,7 +264,7 @@ class Hosting:
             log.warning("table %s: its lease was not released (%s)", table_id, exc)
         finally:
             if self.tables.get(table_id) is runner:
-                self._drop_table(table_id, runner.close_reason)
+                self._drop_table(table_id, runner.core.close_reason)
             self.claimed.discard(table_id)
 
     async def _play_table(self, runner: TableRunner, db_id: int) -> None:
@@ -327,7 +336,7 @@ class Hosting:
     def player_of_seat_token(self, token: str) -> Player | None:
         """Who holds the seat a seat token was given for, at any table here."""
         for runner in self.tables.values():
-            player = runner.player_of_seat_token(token)
+            player = runner.core.seats.player_of_token(token)
             if player is not None:
                 return player
         return None
@@ -398,11 +407,11 @@ class Hosting:
                 runner = self.tables.get(table_id)
                 if runner is None:
                     continue
-                if runner.has_people:
+                if runner.core.has_people:
                     self.idle_since.pop(table_id, None)
                     continue
                 since = self.idle_since.setdefault(table_id, now)
-                if now - since >= (idle if runner.ever_seated else min(idle, unused)):
+                if now - since >= (idle if runner.core.seats.ever_seated else min(idle, unused)):
                     self.close_table(table_id, "idle")
 
     def close_table(self, table_id: str, reason: str) -> None:
@@ -417,7 +426,7 @@ class Hosting:
         self.creators.pop(table_id, None)
         self.origins.pop(table_id, None)
         closed = protocol.dumps({"type": "table_closed", "table": table_id, "reason": reason})
-        for session in list(runner.subscribers):
+        for session in list(runner.core.fanout.subscribers):
             session.stop_delay(table_id)  # what a delay held back first, then the news
             session.send(closed)
         for session in self.sessions:

@@ -17,6 +17,7 @@ from server.bus import EventBus
 from server.connections import Session
 from server.hosting import Hosting
 from server.remote import RemoteTable, run_followed
+from server.tables import Caller
 
 log = logging.getLogger("pokerroom")
 
@@ -58,7 +59,7 @@ class Lobby:
             if table_id in self.hosting.hosts and table_id not in self.hosting.tables
         ]
         # A private table is nobody's business but its invitees' (docs/home-games.md).
-        here = [r.summary() for r in self.hosting.tables.values() if not r.private]
+        here = [r.summary() for r in self.hosting.tables.values() if not r.core.host.private]
         return here + there
 
     def is_elsewhere(self, table_id: str) -> bool:
@@ -80,15 +81,15 @@ class Lobby:
             runner = self.hosting.runner(m.table)
             session.tables.add(m.table)
             seated_here = session.player is not None and (
-                runner.seat_of_player(session.player) is not None
+                runner.core.seats.of_player(session.player) is not None
             )
             if delayed and not seated_here:
                 session.delays[m.table] = (m.delay_hands, m.delay_seconds)
                 # Hands already over before watching began are history, not delayed.
                 session.hands_ended[m.table] = runner.finished_through
             # Who may watch a private table is the table's to say (its invite).
-            private = {"invite": m.invite, "player": session.player} if runner.private else {}
-            snapshot = await runner.request("spectate", session, **private)
+            caller = Caller(session, session.player, session.address)
+            snapshot = await runner.submit(m, caller)
         if m.table not in session.delays:
             return snapshot
         reply = {**snapshot, **({"re": m.id} if m.id is not None else {})}

@@ -26,7 +26,7 @@ from server.export.seat import ExportRequest, export_stored, seen_from
 from server.players import Players
 from server.stats.service import Query
 from server.store import UNAVAILABLE, UnknownHandError
-from server.tables import TableError
+from server.tables import AddHouseBot, Caller, Disconnect, TableError
 
 if TYPE_CHECKING:  # the handlers are called with the server, which imports this module
     from server.app import PokerServer
@@ -74,13 +74,13 @@ async def left(app: PokerServer, session: Session) -> None:
         runner = app.hosting.tables.get(table_id)
         if runner is not None:
             with contextlib.suppress(TableError):
-                await runner.request("disconnect", session)
+                await runner.submit(Disconnect(), _caller(session))
         else:
             app.lobby.unwatch(session, table_id)
     app.tournaments.disconnected(session)
     player = session.player
     seated = player is not None and any(  # or asking for a seat: the answer waits for them
-        r.seat_of_player(player) is not None or player.id in r.requests
+        r.core.seats.of_player(player) is not None or player.id in r.core.host.requests
         for r in app.hosting.tables.values()
     )
     app.players.forget(session, seated=seated, sessions=app.sessions)
@@ -111,19 +111,28 @@ async def _list_tables(app: PokerServer, session: Session, m: protocol.ListTable
 
 async def _create_table(app: PokerServer, session: Session, m: protocol.CreateTable) -> Reply:
     runner = await app.hosting.create_for(Players.of(session), session.address, m)
-    if runner.invite is None:
+    invite = runner.core.host.invite
+    if invite is None:
         return {"type": "table_created", "table": runner.summary()}
     # A private table: only its creator, the host, learns the invite.
-    return {"type": "table_created", "table": runner.summary(), "invite": runner.invite}
+    return {"type": "table_created", "table": runner.summary(), "invite": invite}
+
+
+def _caller(session: Session) -> Caller:
+    return Caller(session, session.player, session.address)
+
+
+async def _table(app: PokerServer, session: Session, m: Any) -> Reply:
+    """A message for one table: carried out there (server/tables/core.py routes it by
+    its type), and answered with the table's reply."""
+    return await app.hosting.runner(m.table).submit(m, _caller(session))
 
 
 async def _sit(app: PokerServer, session: Session, m: protocol.Sit) -> Reply:
-    player = Players.of(session)
+    Players.of(session)
     runner = app.hosting.runner(m.table)
     session.tables.add(m.table)
-    return await runner.request(
-        "sit", session, player=player, seat=m.seat, buy_in=m.buy_in, wait=m.wait_for_big_blind
-    )
+    return await runner.submit(m, _caller(session))
 
 
 async def _spectate(app: PokerServer, session: Session, m: protocol.Spectate) -> Reply:
@@ -131,11 +140,8 @@ async def _spectate(app: PokerServer, session: Session, m: protocol.Spectate) ->
 
 
 async def _request_seat(app: PokerServer, session: Session, m: protocol.RequestSeat) -> Reply:
-    player = Players.of(session)
-    runner = app.hosting.runner(m.table)
-    reply = await runner.request(
-        "request_seat", session, player=player, invite=m.invite, buy_in=m.buy_in, seat=m.seat
-    )
+    Players.of(session)
+    reply = await _table(app, session, m)
     session.tables.add(m.table)  # watching while the host answers
     return reply
 
@@ -144,50 +150,20 @@ async def _host(app: PokerServer, session: Session, m: protocol.Host) -> Reply:
     """A private table's host's control (docs/home-games.md)."""
     player = Players.of(session)
     runner = app.hosting.runner(m.table)
-    bot = None
+    message: protocol.Host | AddHouseBot = m
     if m.action == "house_bot":
-        runner.require_host(player)  # nobody else gets a player made for them
+        runner.core.host.require_host(player)  # nobody else gets a player made for them
         if m.seat is None or m.strategy is None:
             raise TableError(Code.BAD_MESSAGE, "host: house_bot needs a seat and a strategy")
-        bot = await app.hosting.house_bot(m.seat, m.strategy)
+        bot_player, strategy = await app.hosting.house_bot(m.seat, m.strategy)
+        message = AddHouseBot(m, bot_player, strategy)
     session.tables.add(m.table)
-    return await runner.request("host", session, player=player, m=m, bot=bot)
-
-
-async def _straddle(app: PokerServer, session: Session, m: protocol.Straddle) -> Reply:
-    return await app.hosting.runner(m.table).request("straddle", session, on=m.on)
-
-
-async def _bomb_pot(app: PokerServer, session: Session, m: protocol.BombPot) -> Reply:
-    player = Players.of(session)
-    return await app.hosting.runner(m.table).request("bomb_pot", session, player=player, on=m.on)
-
-
-async def _show(app: PokerServer, session: Session, m: protocol.Show) -> Reply:
-    return await app.hosting.runner(m.table).request("show", session, cards=m.cards)
-
-
-async def _rabbit(app: PokerServer, session: Session, m: protocol.Rabbit) -> Reply:
-    return await app.hosting.runner(m.table).request("rabbit", session)
-
-
-async def _chat(app: PokerServer, session: Session, m: protocol.Chat) -> Reply:
-    player = Players.of(session)
-    return await app.hosting.runner(m.table).request(
-        "chat", session, player=player, text=m.text, address=session.address
-    )
-
-
-async def _react(app: PokerServer, session: Session, m: protocol.React) -> Reply:
-    player = Players.of(session)
-    return await app.hosting.runner(m.table).request(
-        "react", session, player=player, emoji=m.emoji, address=session.address
-    )
+    return await runner.submit(message, _caller(session))
 
 
 async def _ledger(app: PokerServer, session: Session, m: protocol.Ledger) -> Reply:
     """The table's ledger and who pays whom (docs/ledger.md)."""
-    app.hosting.runner(m.table).require_watcher(session, Players.of(session))
+    app.hosting.runner(m.table).core.host.require_watcher(session, Players.of(session))
     return protocol.ledger_body(m.table, await app.store.ledger_sessions(m.table))
 
 
@@ -199,7 +175,7 @@ async def _export(app: PokerServer, session: Session, m: protocol.Export) -> Rep
     """The table's hands since ``since`` as one file, as the asker saw them: read and
     rendered in the records worker (:mod:`server.stats.worker`), a few at a time."""
     player = Players.of(session)
-    app.hosting.runner(m.table).require_watcher(session, player)
+    app.hosting.runner(m.table).core.host.require_watcher(session, player)
     since = m.since or dt.datetime.now(dt.UTC) - dt.timedelta(days=1)
     app.exports.start(session.address)  # too_many_exports when over a limit
     try:
@@ -218,19 +194,11 @@ async def _leave(app: PokerServer, session: Session, m: protocol.Leave) -> Reply
         session.stop_delay(m.table)
         session.tables.discard(m.table)
         return {"type": "left", "table": m.table}
-    reply = await app.hosting.runner(m.table).request("leave", session)
+    reply = await _table(app, session, m)
     session.stop_delay(m.table)
-    if reply["type"] == "left":
+    if reply is not None and reply["type"] == "left":
         session.tables.discard(m.table)
     return reply
-
-
-async def _sit_out(app: PokerServer, session: Session, m: protocol.SitOut) -> Reply:
-    return await app.hosting.runner(m.table).request("sit_out", session)
-
-
-async def _sit_in(app: PokerServer, session: Session, m: protocol.SitIn) -> Reply:
-    return await app.hosting.runner(m.table).request("sit_in", session, post=m.post)
 
 
 async def _act(app: PokerServer, session: Session, m: protocol.Act) -> Reply:
@@ -238,21 +206,14 @@ async def _act(app: PokerServer, session: Session, m: protocol.Act) -> Reply:
         tournament = app.tournaments.table_of(m.table)
         if tournament is not None:
             return tournament.act(Players.of(session), m)
-    return await app.hosting.runner(m.table).request(
-        "act", session, player=Players.of(session), action_id=m.action_id, action=m.action,
-        amount=m.amount, seq=m.seq, discard=m.discard, agree=m.agree,
-    )  # fmt: skip
-
-
-async def _choose_game(app: PokerServer, session: Session, m: protocol.ChooseGame) -> Reply:
-    return await app.hosting.runner(m.table).request("choose_game", session, game=m.game)
+    return await _table(app, session, m)
 
 
 async def _resume(app: PokerServer, session: Session, m: protocol.Resume) -> Reply:
+    runner = app.hosting.runner(m.table)
+    Players.of(session)
     session.tables.add(m.table)
-    return await app.hosting.runner(m.table).request(
-        "resume", session, player=Players.of(session), last_seq=m.last_seq, invite=m.invite
-    )
+    return await runner.submit(m, _caller(session))
 
 
 # -- hand histories --------------------------------------------------------------------------
@@ -302,12 +263,12 @@ def _may_see(app: PokerServer, session: Session, table_id: str) -> bool:
     runner = app.hosting.tables.get(table_id)
     if runner is None:
         return False
-    if runner.private and session not in runner.subscribers:
+    if runner.core.host.private and session not in runner.core.fanout.subscribers:
         if session.player is None:
             raise TableError(
                 Code.BAD_INVITE, f"table {table_id!r} is private: its invite lets you watch it"
             )
-        runner.require_watcher(session, session.player)
+        runner.core.host.require_watcher(session, session.player)
     return True
 
 
@@ -343,22 +304,22 @@ ROUTES: dict[type[protocol.ClientMessageBase], Handler] = {
     protocol.CreateAccount: _create_account,
     protocol.ListTables: _list_tables,
     protocol.CreateTable: _create_table,
-    protocol.ChooseGame: _choose_game,
+    protocol.ChooseGame: _table,
     protocol.Sit: _sit,
     protocol.Spectate: _spectate,
     protocol.RequestSeat: _request_seat,
     protocol.Host: _host,
-    protocol.Straddle: _straddle,
-    protocol.BombPot: _bomb_pot,
-    protocol.Show: _show,
-    protocol.Rabbit: _rabbit,
-    protocol.Chat: _chat,
-    protocol.React: _react,
+    protocol.Straddle: _table,
+    protocol.BombPot: _table,
+    protocol.Show: _table,
+    protocol.Rabbit: _table,
+    protocol.Chat: _table,
+    protocol.React: _table,
     protocol.Ledger: _ledger,
     protocol.Export: _export,
     protocol.Leave: _leave,
-    protocol.SitOut: _sit_out,
-    protocol.SitIn: _sit_in,
+    protocol.SitOut: _table,
+    protocol.SitIn: _table,
     protocol.Act: _act,
     protocol.Resume: _resume,
     protocol.Hands: _hands,

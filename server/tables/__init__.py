@@ -1,26 +1,23 @@
 """One task per table: the only code that touches its ``engine.Table``.
 
-Sessions send a :class:`TableRunner` commands through its queue and await the reply; the
-runner applies them in order, deals hands, runs each decision's clock, answers timeouts,
-fans the engine's events out (each subscriber gets them redacted for its seat, with a
-sequence number), and stores every finished hand before dealing the next one.
+A table is a :class:`TableCore` (``core``), synchronous and without I/O: messages in (the
+protocol's own, by type), an :class:`Outbox` out. It is made of parts, one module a job,
+each owning its state:
 
-:class:`TableRunner` is built in layers, one module a job, each a class using only the
-layers below it and the state that ``base`` declares:
-
-- ``base``: the shared names (Player, TableSettings, TableError, Subscriber) and the state;
-- ``actions``: actions as the wire names them, and what a player nobody answers for does;
-- ``views``: what each subscriber, the lobby and the bus may see (redacted events, snapshots);
+- ``views``: what each subscriber sees (``Fanout``: numbered, redacted events) and the
+  snapshots, the lobby's line and what goes to the bus (``Views``);
 - ``seating``: seats, the waiting list, sitting out, leaving, reconnecting, the ledger;
 - ``house``: house bots;
-- ``clock``: each decision, the answer to it, its clock and time bank, timeouts;
-- ``storing``: storing each finished hand, then settling who leaves;
-- ``mixing``: mixed games' rotation, and dealer's choice's pick, between hands;
+- ``clock``: each decision, its clock and time bank, timeouts;
+- ``options``: straddles, bomb pots, the pause after a hand (shows, the rabbit);
+- ``mixing``: mixed games' rotation, and dealer's choice's pick;
 - ``hosted``: private tables: the invite, seat requests and the host's controls;
-- ``runner``: the command loop, dealing, and the table's lifecycle.
+- ``chat``: chat and reactions;
+- ``messages``: what goes in (``Caller``, the server's own messages) and comes out.
 
-A table rule (a host control, a straddle, a timer) belongs to the layer of its job, and
-each command a client may send is a ``_cmd_<name>`` method there.
+:class:`TableRunner` (``runner``) is the asyncio pump around it: the queue, waiting
+until the core's next deadline, and the awaits (the ledger, the host's records, storing
+each finished hand before the next is dealt). docs/architecture.md draws it.
 """
 
 from server.tables.actions import action_from_wire, default_action
@@ -33,15 +30,23 @@ from server.tables.base import (
     TableError,
     TableSettings,
 )
+from server.tables.core import TableCore
+from server.tables.messages import AddHouseBot, Caller, Disconnect, HouseSit, Outbox
 from server.tables.runner import TableRunner
 from server.tables.storing import store_with
 
 __all__ = [
+    "AddHouseBot",
+    "Caller",
     "Clock",
+    "Disconnect",
     "HandStore",
     "HostRecord",
+    "HouseSit",
+    "Outbox",
     "Player",
     "Subscriber",
+    "TableCore",
     "TableError",
     "TableRunner",
     "TableSettings",

@@ -5,14 +5,16 @@ as the player typed it, in JSON: the browser shows it as text, never as markup."
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from server import protocol
 from server.errors import Code
-from server.tables.base import Player, Subscriber, TableError
-from server.tables.options import TableOptions
+from server.tables.base import Done, TableError
+from server.tables.messages import Caller
+
+if TYPE_CHECKING:
+    from server.tables.core import TableCore
 
 RATE = (5, 10.0)
 """At most 5 chat messages or reactions in 10 seconds a player."""
@@ -26,58 +28,86 @@ CHAT_KEPT = 50
 """Chat lines a snapshot carries, for whoever arrives or reloads."""
 
 
-class Chat(TableOptions):
+class Chat:
     """Chat lines and reactions, rate-limited, with the host's mutes."""
 
-    def __post_init__(self) -> None:
-        super().__post_init__()
+    def __init__(self, core: TableCore) -> None:
+        self.core = core
+        self.log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
+        self.times: dict[int, list[float]] = {}  # player id -> their recent lines
         # Recent lines (their times) at this table, in all and by the speaker's address.
-        self.chat_lines: deque[float] = deque()
-        self.chat_addresses: dict[str, deque[float]] = {}
+        self.lines: deque[float] = deque()
+        self.addresses: dict[str, deque[float]] = {}
+        self.muted: set[str] = set()  # names the host has muted
+        self.spectators_may_chat = False  # at a private table (its host says)
 
-    def _cmd_chat(
-        self, session: Subscriber, player: Player, text: str, address: str = ""
-    ) -> dict[str, Any]:
-        clean = protocol.visible_text(text)
+    def chat(self, m: protocol.Chat, caller: Caller) -> dict[str, Any]:
+        core = self.core
+        clean = protocol.visible_text(m.text)
         if not clean:
             raise TableError(Code.BAD_CHAT, "chat: the message is empty")
-        seat = self._may_talk(session, player, address)
-        line = {"type": "chat", "name": player.name, "seat": seat, "text": clean,
-                "at": dt.datetime.now(dt.UTC).isoformat()}  # fmt: skip
-        self.chat_log.append({"table": self.settings.table_id, **line})
-        self._tell_everyone(line)
-        return {"type": "chat_sent", "table": self.settings.table_id}
+        seat = self._may_talk(caller)
+        line = {"type": "chat", "name": caller.player.name, "seat": seat, "text": clean,
+                "at": core.wall().isoformat()}  # fmt: skip
+        self.log.append({"table": core.table_id, **line})
+        core.fanout.tell_everyone(line)
+        return {"type": "chat_sent", "table": core.table_id}
 
-    def _cmd_react(
-        self, session: Subscriber, player: Player, emoji: str, address: str = ""
-    ) -> dict[str, Any]:
-        seat = self._may_talk(session, player, address)
-        self._tell_everyone({"type": "reaction", "name": player.name, "seat": seat,
-                             "emoji": emoji})  # fmt: skip
-        return {"type": "chat_sent", "table": self.settings.table_id}
+    def react(self, m: protocol.React, caller: Caller) -> dict[str, Any]:
+        seat = self._may_talk(caller)
+        self.core.fanout.tell_everyone({"type": "reaction", "name": caller.player.name,
+                                        "seat": seat, "emoji": m.emoji})  # fmt: skip
+        return {"type": "chat_sent", "table": self.core.table_id}
 
-    def _may_talk(self, session: Subscriber, player: Player, address: str) -> int | None:
+    # -- the host's controls -----------------------------------------------------------------
+
+    def mute(self, m: protocol.Host) -> Done:
+        assert m.player is not None
+        self.muted.add(m.player)
+        return {"player": m.player}, self._id_of(m.player)
+
+    def unmute(self, m: protocol.Host) -> Done:
+        assert m.player is not None
+        self.muted.discard(m.player)
+        return {"player": m.player}, self._id_of(m.player)
+
+    def spectators(self, m: protocol.Host) -> Done:
+        if m.on is None:
+            raise TableError(Code.BAD_MESSAGE, "host: spectator_chat needs on (true or false)")
+        self.spectators_may_chat = m.on
+        return {"on": m.on}, None
+
+    def _id_of(self, name: str) -> int | None:
+        """The id of a player here (seated, or asking for a seat), if known."""
+        for occupant in self.core.seats.occupants.values():
+            if occupant.player.name == name:
+                return occupant.player.id
+        requests = self.core.host.requests.values()
+        return next((r.player.id for r in requests if r.player.name == name), None)
+
+    def _may_talk(self, caller: Caller) -> int | None:
         """The speaker's seat (None: not seated), once they may say something now: within
         their own rate, their address's (:data:`ADDRESS_RATE`) and the table's
         (:data:`TABLE_RATE`)."""
-        seat = self._seat_of_player(player)
-        if session not in self.subscribers and seat is None:
+        core, player = self.core, caller.player
+        seat = core.seats.of_player(player)
+        if caller.session not in core.fanout.subscribers and seat is None:
             raise TableError(Code.NOT_WATCHING, "watch the table first (spectate or sit)")
         if player.name in self.muted:
             raise TableError(Code.MUTED, "the host has muted you at this table")
-        spectator = seat is None and player.id != self.host
-        if spectator and self.private and not self.spectator_chat:
+        spectator = seat is None and player.id != core.host.host
+        if spectator and core.host.private and not self.spectators_may_chat:
             raise TableError(
                 Code.NO_CHAT, "spectators do not chat at this table (its host decides)"
             )
-        now = self.clock()
-        times = self.chat_times.setdefault(player.id, [])
+        now = core.now
+        times = self.times.setdefault(player.id, [])
         times[:] = [t for t in times if now - t < RATE[1]]
         if len(times) >= RATE[0]:
             raise TableError(
                 Code.TOO_FAST, f"at most {RATE[0]} messages in {RATE[1]:g} seconds: wait a moment"
             )
-        lines = self.chat_lines
+        lines = self.lines
         while lines and now - lines[0] >= TABLE_RATE[1]:
             lines.popleft()
         if len(lines) >= TABLE_RATE[0]:
@@ -85,7 +115,7 @@ class Chat(TableOptions):
                 Code.TOO_FAST, f"this table's chat takes at most {TABLE_RATE[0]} messages in "
                 f"{TABLE_RATE[1]:g} seconds: wait a moment",
             )  # fmt: skip
-        theirs = self.chat_addresses.setdefault(address, deque())
+        theirs = self.addresses.setdefault(caller.address, deque())
         while theirs and now - theirs[0] >= ADDRESS_RATE[1]:
             theirs.popleft()
         if len(theirs) >= ADDRESS_RATE[0]:
@@ -96,34 +126,6 @@ class Chat(TableOptions):
         times.append(now)
         lines.append(now)
         theirs.append(now)
-        for quiet in [a for a, q in self.chat_addresses.items() if not q]:
-            del self.chat_addresses[quiet]  # the map holds only the last 10 s's addresses
+        for quiet in [a for a, q in self.addresses.items() if not q]:
+            del self.addresses[quiet]  # the map holds only the last 10 s's addresses
         return seat
-
-    # -- the host's --------------------------------------------------------------------------
-
-    def _host_mute(self, m: protocol.Host, bot: Any) -> tuple[dict[str, Any], int | None]:
-        assert m.player is not None
-        self.muted.add(m.player)
-        return {"player": m.player}, self._id_of(m.player)
-
-    def _host_unmute(self, m: protocol.Host, bot: Any) -> tuple[dict[str, Any], int | None]:
-        assert m.player is not None
-        self.muted.discard(m.player)
-        return {"player": m.player}, self._id_of(m.player)
-
-    def _host_spectator_chat(self, m: protocol.Host, bot: Any) -> tuple[dict[str, Any], int | None]:
-        if m.on is None:
-            raise TableError(Code.BAD_MESSAGE, "host: spectator_chat needs on (true or false)")
-        self.spectator_chat = m.on
-        return {"on": m.on}, None
-
-    def _id_of(self, name: str) -> int | None:
-        """The id of a player here (seated, asking for a seat, or watching), if known."""
-        for occupant in self.seats.values():
-            if occupant.player.name == name:
-                return occupant.player.id
-        for request in self.requests.values():
-            if request.player.name == name:
-                return request.player.id
-        return None

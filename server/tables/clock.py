@@ -1,128 +1,156 @@
 """Decisions and their clock: asking the player to act, their answer (``act``), the
 decision time and the time bank, and what a timeout does (check if free, else fold; sit
-out after too many)."""
+out after too many). The clock is arithmetic on the ``now`` the core is given: the
+decision's deadline is a time, which the runner waits for."""
 
 from __future__ import annotations
 
-from functools import partial
-from typing import Any
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
 
 from engine import Action
 from server import protocol
 from server.errors import Code
 from server.tables.actions import action_from_wire, default_action
-from server.tables.base import Player, Seat, Subscriber, TableError
-from server.tables.house import HouseBots
+from server.tables.base import Seat, TableError
+from server.tables.messages import Caller
+
+if TYPE_CHECKING:
+    from server.tables.core import TableCore
 
 ACTION_IDS_KEPT = 10_000  # answers remembered for retries of an action
 
 
-class Decisions(HouseBots):
-    """Asks for each decision, takes the answer, and runs the clock."""
+class Decisions:
+    """The decision the table waits for, its clock, and the answers given."""
 
-    def _ask_for_action(self) -> float:
-        """Send the player to act an action request when a new decision starts; return the
-        seconds left on their clock (decision time plus time bank)."""
-        seat = self.table.to_act
-        assert seat is not None and self.table.hand is not None
-        key = (self.table.hand_number, seat, len(self.table.hand.log))
-        occupant = self.seats[seat]
-        if self._decision != key or self._resend == seat:
-            again = self._decision == key  # the same request, after a resume
-            if not again:  # a new decision: its clock starts now
-                self._decision = key
-                self._decision_started = self.clock()
-                self._decision_seq = self.seq
-            self._resend = None
-            if occupant.session is not None:
-                self._send_action_request(seat, occupant, again=again)
-            if seat in self.house:
-                self._house_decides(seat, key)
-        return self._time_left(occupant)
+    def __init__(self, core: TableCore) -> None:
+        self.core = core
+        self.current: tuple[int, int, int] | None = None  # (hand, seat, actions so far)
+        self.seq = 0  # the table's seq when the decision began: its requests' seq
+        self.started = 0.0
+        self.resend: int | None = None  # a seat whose player reconnected mid-decision
+        self.absent: set[int] = set()  # disconnected seats whose clock ran out this hand
+        self.answers: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
 
-    def _send_action_request(self, seat: int, occupant: Seat, *, again: bool = False) -> None:
+    def ask(self) -> None:
+        """Send the player to act an action request when a new decision starts (its clock
+        starts now), or again to a player back mid-decision; a house bot picks."""
+        core = self.core
+        key = self.key()
+        assert key is not None
+        seat = key[1]
+        occupant = core.seats.occupants[seat]
+        if self.current == key and self.resend != seat:
+            return
+        again = self.current == key  # the same request, after a resume
+        if not again:
+            self.current = key
+            self.started = core.now
+            self.seq = core.fanout.seq
+            if seat in core.house.bots:
+                core.house.decide(seat, key)
+        self.resend = None
+        if occupant.session is not None:
+            self._send_request(seat, occupant, again=again)
+
+    def key(self) -> tuple[int, int, int] | None:
+        """The decision the table waits for now: (hand, seat, actions so far)."""
+        table = self.core.table
+        if table.to_act is None or table.hand is None:
+            return None
+        return (table.hand_number, table.to_act, len(table.hand.log))
+
+    def _send_request(self, seat: int, occupant: Seat, *, again: bool = False) -> None:
         """The request for ``seat``'s decision; sent ``again`` after a resume, it also says
         how long the decision has run (a page reloaded mid-decision shows the time really
         left, not a fresh clock)."""
+        core = self.core
         session = occupant.session
         assert session is not None
-        menu = self.table.legal_actions(seat)
+        menu = core.table.legal_actions(seat)
         assert menu is not None
         request: dict[str, Any] = {
             "type": "action_request",
-            "table": self.settings.table_id,
-            "seq": self._decision_seq,
-            "hand_number": self.table.hand_number,
+            "table": core.table_id,
+            "seq": self.seq,
+            "hand_number": core.table.hand_number,
             "seat": seat,
             "menu": protocol.menu_body(menu),
-            "decision_seconds": self.settings.decision_seconds,
+            "decision_seconds": core.settings.decision_seconds,
             "time_bank_seconds": occupant.time_bank,
         }
         if again:
-            request["elapsed_seconds"] = round(self.clock() - self._decision_started, 3)
-        self._deliver(session, partial(session.send, protocol.dumps(request), urgent=True))
+            request["elapsed_seconds"] = round(core.now - self.started, 3)
+        core.fanout.send(session, request, urgent=True)
 
-    def _time_left(self, occupant: Seat) -> float:
-        """Seconds left on the decision's clock: decision time plus time bank, and for a
-        player who is disconnected no more than what is left of the grace period."""
-        elapsed = self.clock() - self._decision_started
-        limit = self.settings.decision_seconds + occupant.time_bank
+    def deadline(self) -> float | None:
+        """When the decision's clock runs out: decision time plus time bank, and for a
+        player who is disconnected no later than the end of their grace period."""
+        if self.current is None or self.current != self.key():
+            return None  # the decision now is not asked yet (its clock has not started)
+        seat = self.current[1]
+        settings = self.core.settings
+        occupant = self.core.seats.occupants[seat]
+        limit = self.started + settings.decision_seconds + occupant.time_bank
         if occupant.disconnected_at is not None:
-            gone = self.clock() - occupant.disconnected_at
-            limit = min(limit, max(0.0, self.settings.reconnect_grace_seconds - gone + elapsed))
-        return max(0.0, limit - elapsed)
+            grace_ends = occupant.disconnected_at + settings.reconnect_grace_seconds
+            limit = min(limit, max(self.started, grace_ends))
+        return limit
+
+    def timed_out(self) -> bool:
+        """Whether the decision being waited for has run out of time."""
+        deadline = self.deadline()
+        return deadline is not None and deadline <= self.core.now
 
     def _spend_clock(self, seat: int) -> None:
         """The decision is over: what it took beyond the decision time comes off the bank."""
-        elapsed = self.clock() - self._decision_started
-        occupant = self.seats[seat]
-        occupant.time_bank = max(
-            0.0, occupant.time_bank - max(0.0, elapsed - self.settings.decision_seconds)
-        )
+        elapsed = self.core.now - self.started
+        occupant = self.core.seats.occupants[seat]
+        over = max(0.0, elapsed - self.core.settings.decision_seconds)
+        occupant.time_bank = max(0.0, occupant.time_bank - over)
 
-    def _time_out(self) -> None:
+    def time_out(self) -> None:
         """The clock ran out: check if that is free, otherwise fold."""
-        seat = self.table.to_act
+        core = self.core
+        seat = core.table.to_act
         assert seat is not None
-        occupant = self.seats[seat]
+        occupant = core.seats.occupants[seat]
         self._spend_clock(seat)
         occupant.timeouts += 1
-        self._publish(self.table.apply(self._default_action(seat)))
+        core.publish(core.table.apply(self.default_action(seat)))
         if occupant.disconnected_at is not None:
-            self._absent.add(seat)
-        if occupant.timeouts >= self.settings.timeouts_to_sit_out or seat in self._absent:
-            self._sit_out(seat)
+            self.absent.add(seat)
+        if occupant.timeouts >= core.settings.timeouts_to_sit_out or seat in self.absent:
+            core.seats.sit_out_seat(seat)
 
-    def _default_action(self, seat: int) -> Action:
+    def default_action(self, seat: int) -> Action:
         """What a seat nobody answers for does: check if that is free, else fold."""
-        menu = self.table.legal_actions(seat)
+        menu = self.core.table.legal_actions(seat)
         assert menu is not None
         return default_action(menu)
 
-    def _cmd_act(
-        self, session: Subscriber, *, player: Player, action_id: str, action: str,
-        amount: int | None, seq: int | None = None, discard: list[str] | None = None,
-        agree: bool | None = None,
-    ) -> dict[str, Any]:  # fmt: skip
-        key = (player.id, action_id)
-        if key in self.action_ids:  # a retry: answer again, act once
-            return {**self.action_ids[key], "duplicate": True}
-        seat = self._require_seat(session)
-        if self.table.to_act != seat:
+    def act(self, m: protocol.Act, caller: Caller) -> dict[str, Any]:
+        core = self.core
+        key = (caller.player.id, m.action_id)
+        if key in self.answers:  # a retry: answer again, act once
+            return {**self.answers[key], "duplicate": True}
+        seat = core.seats.require(caller.session)
+        if core.table.to_act != seat:
             raise TableError(Code.NOT_YOUR_TURN, f"it is not seat {seat}'s turn")
-        if seq is not None and seq != self._decision_seq:
+        if m.seq is not None and m.seq != self.seq:
             raise TableError(
-                Code.STALE, f"the decision of seq {seq} is over: answer the request of seq "
-                f"{self._decision_seq}",
+                Code.STALE, f"the decision of seq {m.seq} is over: answer the request of seq "
+                f"{self.seq}",
             )  # fmt: skip
-        menu = self.table.legal_actions(seat)
+        menu = core.table.legal_actions(seat)
         assert menu is not None
-        move = action_from_wire(menu, action, amount, discard, agree)
+        move = action_from_wire(menu, m.action, m.amount, m.discard, m.agree)
         self._spend_clock(seat)
-        self._publish(self.table.apply(move))
-        self.seats[seat].timeouts = 0
-        reply = {"type": "ack", "table": self.settings.table_id, "action_id": action_id}
-        self.action_ids[key] = reply
-        if len(self.action_ids) > ACTION_IDS_KEPT:
-            self.action_ids.popitem(last=False)
+        core.publish(core.table.apply(move))
+        core.seats.occupants[seat].timeouts = 0
+        reply = {"type": "ack", "table": core.table_id, "action_id": m.action_id}
+        self.answers[key] = reply
+        if len(self.answers) > ACTION_IDS_KEPT:
+            self.answers.popitem(last=False)
         return reply

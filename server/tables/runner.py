@@ -1,34 +1,110 @@
-"""The table's task: its command loop (one task a table, commands in order), dealing each
-hand, and its lifecycle (close, abandon, halt, and cashing everyone out at the end)."""
+"""The table's task: the asyncio pump around a :class:`~server.tables.core.TableCore`.
+
+It keeps only what needs an event loop: the queue of messages (one task a table, its
+messages in order), waiting until the core's next deadline, and the awaits: recording
+the ledger and the host's controls, storing each finished hand before the next is dealt,
+and carrying out messages meanwhile when the database is slow (:meth:`_serve_until`).
+Everything the table decides, the core decides."""
 
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import logging
-from typing import Any
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
-from engine import EngineError
-from server.errors import Code, engine_code
-from server.tables.base import Command, Subscriber, TableError
-from server.tables.chat import Chat
+from server import protocol
+from server.bus import EventBus, LocalBus
+from server.errors import Code
+from server.fairness import Shuffle
+from server.tables.base import (
+    Clock,
+    HandStore,
+    HostRecord,
+    LedgerEntry,
+    Subscriber,
+    TableError,
+    TableSettings,
+)
+from server.tables.core import TableCore
+from server.tables.messages import (
+    Caller,
+    HandOver,
+    Outbox,
+    Send,
+    SendTable,
+    StopDelay,
+    TableMessage,
+)
 
 log = logging.getLogger("pokerroom")
 
-_UNANSWERED = frozenset({"noop", "house_act"})  # the table's own commands: nobody awaits
+T = TypeVar("T")
+
+QUICK_SECONDS = 0.25
+"""A write that takes longer than this has the table carry out messages meanwhile."""
+NOTICE_SECONDS = 2.0
+"""A write that takes longer than this has everyone at the table told it waits for the
+database (``table_waiting``), and told again when it goes on."""
+STATE_SECONDS = 0.25
+"""The retained state on the bus lags the table by at most this: a snapshot per action
+would double what a busy table sends, and a broker coming back would never catch up."""
 
 
-class TableRunner(Chat):
-    """Owns one table. Start :meth:`run` as a task; talk to it with :meth:`request`."""
+@dataclass
+class _Request:
+    message: TableMessage | None  # None: only wakes the loop (a close)
+    caller: Caller
+    reply: asyncio.Future[dict[str, Any]] | None
+
+
+class TableRunner:
+    """Owns one table. Start :meth:`run` as a task; talk to it with :meth:`submit`."""
+
+    def __init__(
+        self,
+        settings: TableSettings,
+        *,
+        store_hand: HandStore | None = None,
+        record_ledger: Callable[[int, int, str], Awaitable[None]] | None = None,
+        record_host: Callable[[HostRecord], Awaitable[None]] | None = None,
+        clock: Clock = time.monotonic,
+        new_shuffle: Callable[[str, int], Shuffle] = Shuffle.new,
+        house_think_seconds: float = 0.2,
+        bus: EventBus | None = None,
+        address: str | None = None,
+    ) -> None:
+        self.settings = settings
+        self.store_hand = store_hand
+        self.record_ledger = record_ledger
+        """Records a balance change outside a hand: (player id, amount, reason)."""
+        self.record_host = record_host
+        """Records a private table's host's control."""
+        self.clock = clock
+        self.bus: EventBus = bus if bus is not None else LocalBus()
+        self.core = TableCore(
+            settings, clock(), new_shuffle=new_shuffle,
+            house_think_seconds=house_think_seconds, bus=self.bus, address=address,
+        )  # fmt: skip
+        self.queue: asyncio.Queue[_Request] = asyncio.Queue()
+        self._ledger: deque[LedgerEntry] = deque()  # recorded in order, then dropped
+        self._host_records: list[HostRecord] = []  # likewise
+        self._deferred: list[_Request] = []  # until the hand is stored (_serve_until)
+        self._abandoned = False  # another process has taken the table over
+        self._stopped = False  # run() has returned: nothing will answer a request
+        self._state_timer: asyncio.TimerHandle | None = None
 
     # -- the outside ------------------------------------------------------------------
 
-    async def request(self, name: str, session: Subscriber | None, **args: Any) -> dict[str, Any]:
-        """Send a command and wait for the reply; :class:`TableError` if refused."""
+    async def submit(self, message: TableMessage, caller: Caller) -> dict[str, Any]:
+        """Hand the table a message and wait for the reply; the refusal if refused."""
         if self._stopped:
             raise self._stopped_error()
         reply: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        await self.queue.put(Command(name, session, args, reply))
+        await self.queue.put(_Request(message, caller, reply))
         return await reply
 
     def abandon(self) -> None:
@@ -38,10 +114,8 @@ class TableRunner(Chat):
         self.close()
 
     def close(self) -> None:
-        self._closing = True
-        wake: asyncio.Future[dict[str, Any]] = asyncio.get_event_loop().create_future()
-        wake.set_result({})  # nobody waits for this reply: it only wakes the loop
-        self.queue.put_nowait(Command("noop", None, {}, wake))
+        self.core.close()
+        self.queue.put_nowait(_Request(None, Caller(None), None))  # wakes the loop
 
     @property
     def abandoned(self) -> bool:
@@ -52,6 +126,20 @@ class TableRunner(Chat):
     def stopped(self) -> bool:
         """The table's task has ended: it answers every request with ``table_closed``."""
         return self._stopped
+
+    @property
+    def finished_through(self) -> int:
+        """The number of the last hand that is over and stored."""
+        return self.core.stored_through
+
+    def summary(self) -> dict[str, Any]:
+        """The lobby's line for this table, now."""
+        self.core.now = self.clock()
+        return self.core.views.summary()
+
+    def publish_summary(self) -> None:
+        """The lobby's line on the bus (a table starting)."""
+        self._take(self.core.publish_summary(self.clock()))
 
     # -- the loop -------------------------------------------------------------------------
 
@@ -77,120 +165,191 @@ class TableRunner(Chat):
         self._stopped = True
         deferred, self._deferred = self._deferred, []
         while deferred or not self.queue.empty():
-            command = deferred.pop(0) if deferred else self.queue.get_nowait()
-            if command.reply.done():
-                continue
-            if command.name in _UNANSWERED:  # nobody awaits these: nobody to tell
-                command.reply.cancel()
-            else:
-                command.reply.set_exception(self._stopped_error())
+            request = deferred.pop(0) if deferred else self.queue.get_nowait()
+            if request.reply is not None and not request.reply.done():
+                request.reply.set_exception(self._stopped_error())
 
     def _stopped_error(self) -> TableError:
         return TableError(Code.TABLE_CLOSED, f"table {self.settings.table_id!r} has stopped")
 
     async def _play(self) -> None:
-        while not self._closing:
-            if not self.table.hand_in_progress:
-                self._between_hands()  # a private table's host's changes (hosted.py)
-                if self._closing:
-                    break
-                await self._serve_until(self._flush_ledger())  # buy-ins on record first
-                if self._start_hand():
-                    await self._finish_if_over()  # all in from the blinds: over at once
-                    continue
-                # Waiting for players, for dealer's choice's pick (mixing.py), or for an
-                # absent player's grace period to run out.
-                waits = [t for t in (self._choice_left(), self._gone_in()) if t is not None]
-                try:
-                    async with asyncio.timeout(min(waits, default=None)):
-                        command = await self.queue.get()
-                except TimeoutError:
-                    self._stand_up_gone()
-                    if self._choice_left() == 0.0:
-                        self._choice_timed_out()
-                    continue
-                await self._handle(command)
-                continue
-            if self.table.to_act in self.leaving or self.table.to_act in self._absent:
-                # The player left mid-hand, or is gone and their clock has run out once
-                # this hand: nobody waits for them again. They fold (or check, when that
-                # is free: the rules do not let a player fold then).
-                self._publish(self.table.apply(self._default_action(self.table.to_act)))
-                await self._finish_if_over()
-                continue
-            timeout = self._ask_for_action()
-            try:
-                async with asyncio.timeout(timeout):  # no task per wait, unlike wait_for
-                    command = await self.queue.get()
-            except TimeoutError:
-                self._time_out()
-                await self._finish_if_over()
-                continue
-            await self._handle(command)
+        await self._advance()
+        while not self.core.closing:
+            request = await self._next()
+            if request is not None:
+                await self._carry_out(request)
+            await self._advance()
 
-    def _start_hand(self) -> bool:
-        """Seat who is waiting, and deal a hand if enough players can play."""
-        self._seat_waiting_players()
-        if not self._deals():  # paused by the host
-            return False
-        ready = [
-            s
-            for s in self.table.occupied()
-            if self.table.stack(s) > 0 and not self.table.is_sitting_out(s)
-        ]
-        if len(ready) < 2 or not self._game_for_next_hand(ready):
-            return False
-        number = self.table.hand_number + 1
-        shuffle = self.new_shuffle(self.settings.table_id, number)
+    async def _next(self) -> _Request | None:
+        """The next message, or None once the core's next deadline has come."""
+        deadline = self.core.deadline()
+        if deadline is None:
+            return await self.queue.get()
+        left = deadline - self.clock()
+        if left <= 0 and self.queue.empty():
+            await asyncio.sleep(0)  # every other task runs between a bot's actions
+            return None
         try:
-            events = self.table.start_hand(shuffle.deck(self.table.config.game.deck))
-        except EngineError:
-            return False  # not enough players can play yet (waiting for the big blind)
-        self.started_at[number] = dt.datetime.now(dt.UTC)
-        self.shuffles[number] = shuffle
-        self._announce_commitment(number, shuffle)
-        self._publish(events)
-        return True
+            async with asyncio.timeout(max(0.0, left)):  # no task per wait, unlike wait_for
+                return await self.queue.get()
+        except TimeoutError:
+            return None
 
-    # -- commands ---------------------------------------------------------------------------
-
-    async def _handle(self, command: Command) -> None:
-        """Carry out one command (a ``_cmd_<name>`` method of a layer) and answer it."""
-        handler = getattr(self, f"_cmd_{command.name}", None)
-        try:
-            if handler is None:
-                raise TableError(Code.INTERNAL, f"no command {command.name!r}")
-            result = handler(command.session, **command.args)
-        except TableError as exc:
-            if not command.reply.done():
-                command.reply.set_exception(exc)
+    async def _carry_out(self, request: _Request, *, then_advance: bool = False) -> None:
+        """Carry out one message and answer it."""
+        if request.message is None:
             return
-        except EngineError as exc:
-            if not command.reply.done():
-                command.reply.set_exception(TableError(engine_code(exc), str(exc)))
-            return
-        except Exception:  # a bug costs this one command, not the table
-            log.exception("table %s: error in command %r", self.settings.table_id, command.name)
-            if not command.reply.done():
-                command.reply.set_exception(
-                    TableError(Code.INTERNAL, "the table failed to carry out this command")
-                )
-            return
-        try:  # a host's control is on record before its reply
-            await self._flush_host()
-        except Exception as exc:  # the database is away: kept, and recorded next time
-            log.warning("table %s: a host's control not recorded yet (%s)",
-                        self.settings.table_id, exc)  # fmt: skip
-        if not command.reply.done():
-            command.reply.set_result(result)
+        out = self.core.handle(request.message, request.caller, self.clock())
+        self._take(out)
+        await self._record_host()  # a host's control is on record before its reply
+        reply = request.reply
+        if reply is not None and not reply.done():
+            if out.refusal is not None:
+                reply.set_exception(out.refusal)
+            else:
+                reply.set_result(out.reply or {})
         # Let the session send this reply before the table goes on, when the next action
         # request may be this player's (after a resume or a sit, on the next street, in the
         # next hand). When another player is to act, an ack need not wait: every turn of
         # the event loop is latency.
-        to_act = self.table.to_act
-        if command.name != "act" or to_act is None or to_act == self._seat_of(command.session):
+        to_act = self.core.table.to_act
+        if (
+            not isinstance(request.message, protocol.Act)
+            or to_act is None
+            or to_act == self.core.seats.of(request.caller.session)
+        ):
             await asyncio.sleep(0)
-        await self._finish_if_over()
+        if then_advance:
+            await self._advance()
 
-    def _cmd_noop(self, session: Subscriber | None) -> dict[str, Any]:
-        return {}
+    async def _advance(self) -> None:
+        """Let the core move the table on; store what hand it hands over, and record the
+        ledger between hands (buy-ins before the hand they play)."""
+        while True:
+            if self._ledger and not self.core.table.hand_in_progress:
+                await self._serve_until(self._flush_ledger())
+            out = self.core.advance(self.clock())
+            self._take(out)
+            if out.hand_over is not None:
+                await self._store(out.hand_over)
+            elif not self._ledger or self.core.table.hand_in_progress or self.core.closing:
+                return
+
+    async def _store(self, over: HandOver) -> None:
+        """Store the finished hand (before the next is dealt), then settle who leaves and
+        carry out what waited for that."""
+        if self.store_hand is not None:
+            await self._serve_until(
+                self.store_hand(self.core.table, over.players, over.started, over.shuffle)
+            )
+        self._take(self.core.hand_stored(self.clock()))
+        deferred, self._deferred = self._deferred, []
+        for request in deferred:  # a busted player sitting again: their seat is free now
+            await self._carry_out(request)
+
+    async def _serve_until(self, work: Awaitable[T]) -> T:
+        """``work``'s result (a write to the database), carrying out the table's messages
+        while it takes more than a moment: a database that is away keeps no watcher's,
+        chatter's or leaver's reply waiting. Past :data:`NOTICE_SECONDS`, everyone at the
+        table is told it waits for the database; told again when it goes on."""
+        task = asyncio.ensure_future(work)
+        done, _ = await asyncio.wait((task,), timeout=QUICK_SECONDS)  # the usual case
+        if done:
+            return task.result()
+        told = False
+        try:
+            while not task.done():
+                getter = asyncio.ensure_future(self.queue.get())
+                either: tuple[asyncio.Task[Any], ...] = (task, getter)
+                timeout = None if told else NOTICE_SECONDS - QUICK_SECONDS
+                done, _ = await asyncio.wait(
+                    either, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+                )
+                if getter in done:
+                    request = getter.result()
+                    message = request.message
+                    if message is not None and self.core.waits_for_settling(
+                        message, request.caller
+                    ):
+                        self._deferred.append(request)
+                    else:
+                        await self._carry_out(request)
+                else:
+                    getter.cancel()  # a Queue.get cancelled before it returns takes nothing
+                if not done and not told:
+                    told = True
+                    self._take(self.core.wait_for("database", self.clock()))
+            return task.result()
+        finally:
+            task.cancel()  # the table is being stopped: so is the write it waited for
+            if told:
+                self._take(self.core.wait_for(None, self.clock()))
+
+    # -- what the core leaves to do ---------------------------------------------------------
+
+    def _take(self, out: Outbox) -> None:
+        """Deliver and publish what ``out`` lists, and queue its records."""
+        table_id = self.settings.table_id
+        failed: set[Subscriber] = set()
+        for d in out.deliveries:
+            if d.to in failed:
+                continue
+            try:  # a failure drops that subscriber, never the table
+                if isinstance(d, Send):
+                    d.to.send(d.text, urgent=d.urgent)
+                elif isinstance(d, SendTable):
+                    d.to.send_table(table_id, d.hand_number, d.texts)
+                    if d.ended:
+                        d.to.hand_ended(table_id, d.hand_number)
+                elif isinstance(d, StopDelay):
+                    d.to.stop_delay(table_id)
+            except Exception:
+                log.exception("table %s: error sending to a client", table_id)
+                failed.add(d.to)
+                self.core.drop(d.to)
+        for topic, payload, retain in out.publish:
+            self.bus.publish(topic, payload, retain=retain)
+        if out.state_changed and self._state_timer is None and not self._stopped:
+            loop = asyncio.get_running_loop()
+            self._state_timer = loop.call_later(STATE_SECONDS, self._publish_state)
+        self._ledger.extend(out.ledger)
+        self._host_records.extend(out.host_records)
+
+    def _publish_state(self) -> None:
+        self._state_timer = None
+        if not self._stopped:
+            topic = self.bus.topics.table_state(self.settings.table_id)
+            self.bus.publish(topic, self.core.state(self.clock()), retain=True)
+
+    async def _record_host(self) -> None:
+        """Record the host's controls, in order (each leaves the list once recorded)."""
+        try:
+            while self._host_records:
+                if self.record_host is not None:
+                    await self.record_host(self._host_records[0])
+                self._host_records.pop(0)
+        except Exception as exc:  # the database is away: kept, and recorded next time
+            log.warning("table %s: a host's control not recorded yet (%s)",
+                        self.settings.table_id, exc)  # fmt: skip
+
+    async def _flush_ledger(self) -> None:
+        while self._ledger:  # an entry leaves the list once it is recorded
+            if self.record_ledger is not None:
+                await self.record_ledger(*self._ledger[0])
+            self._ledger.popleft()
+            self.core.ledger_recorded(1)
+
+    async def _cash_out_everyone(self) -> None:
+        """The table has stopped: whoever is seated leaves with their chips, as of the
+        last hand stored (:meth:`Seats.cash_out_everyone`)."""
+        entries = self.core.cash_out_everyone()
+        self.core.ledger_unrecorded += len(entries)
+        self._ledger.extend(entries)
+        try:
+            await self._flush_ledger()
+        except Exception:  # the database is gone: say what it owes, for the operator
+            for player_id, amount, reason in self._ledger:
+                log.error(
+                    "table %s: ledger entry not recorded: player %d, %s %d",
+                    self.settings.table_id, player_id, reason, amount,
+                )  # fmt: skip

@@ -1,113 +1,63 @@
-"""What each subscriber may see: the events, numbered and redacted for each seat (the
-engine hides the cards, :func:`engine.redact`); the snapshots a client starts from or
-resumes with; the lobby's line for the table; and what goes to the bus."""
+"""What each subscriber may see: :class:`Fanout` numbers the engine's events, keeps the
+log a resuming client catches up from and redacts each event for each seat (the engine
+hides the cards, :func:`engine.redact`); :class:`Views` builds the snapshots a client
+starts from or resumes with, the lobby's line for the table, and what goes to the bus."""
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from collections.abc import Callable
-from functools import partial
-from typing import Any
+from collections import deque
+from typing import TYPE_CHECKING, Any
 
 from engine import Event, HandEnded, PlayerSat, PlayerSatIn, PlayerSatOut, PlayerStood, redact
 from server import protocol
 from server.fairness import Shuffle
-from server.tables.base import Subscriber, TableState
+from server.tables.base import Subscriber
+from server.tables.messages import Caller, Send, SendTable, StopDelay
 
-log = logging.getLogger("pokerroom")
+if TYPE_CHECKING:
+    from server.tables.core import TableCore
 
 RECENT_SECONDS = 3600.0  # the lobby's statistics cover the last hour
-STATE_SECONDS = 0.25  # the retained state on the bus lags the table by at most this
 _LOBBY_EVENTS = (PlayerSat, PlayerStood, PlayerSatOut, PlayerSatIn)  # change the summary
 
 
-class Views(TableState):
-    """The table as its subscribers, the lobby and the bus see it."""
+class Fanout:
+    """The table's subscribers, its sequence numbers and its log of recent events."""
 
-    # -- the lobby ---------------------------------------------------------------------
+    def __init__(self, core: TableCore) -> None:
+        self.core = core
+        self.subscribers: dict[Subscriber, int | None] = {}  # session -> its seat (None: watching)
+        self.seq = 0
+        self.log: deque[tuple[int, int, Event]] = deque()  # (seq, hand number, event)
 
-    def summary(self) -> dict[str, Any]:
-        """The lobby's line for this table."""
-        cfg = self.table.config  # a mixed game's current game
-        rules = protocol.config_body(cfg)
-        return {
-            "id": self.settings.table_id,
-            "name": self.settings.name,
-            **rules,
-            "options": {**rules["options"], "show_seconds": self.settings.show_seconds},
-            "decision_seconds": self.settings.decision_seconds,
-            "time_bank_seconds": self.settings.time_bank_seconds,
-            "players": [
-                {"seat": s, "name": seat.player.name, "stack": self.table.stack(s)}
-                for s, seat in sorted(self.seats.items())
-                if s in self.table.occupied()  # not a player who just busted, until freed
-            ],
-            "waiting": [player.name for player, _, _ in self.waiting],
-            "hands_played": self.hands_played,
-            "mix": self.mix_body(),
-            **self._recent_play(),
-            **({"address": self.address} if self.address is not None else {}),
-        }
-
-    def mix_body(self) -> dict[str, Any] | None:
-        """The summary's ``mix``: the games, when the game changes, and where it is."""
-        rotation = self.rotation
-        if rotation is None:
-            return None
-        return {
-            **protocol.mix_body(rotation.mix),
-            "level": list(self.settings.level),
-            "game": rotation.game.key,
-            "hands_left": rotation.hands_left,
-            "choosing": None if self._choice is None else self._choice[0],
-        }
-
-    def _recent_play(self) -> dict[str, int]:
-        """The lobby's statistics over the last hour: the average pot, and the hands an
-        hour (for a table younger than that, at the rate it has played since it opened,
-        counted over at least a minute so that one quick hand is not thousands an hour)."""
-        now = self.clock()
-        while self.recent and now - self.recent[0][0] > RECENT_SECONDS:
-            self.recent.popleft()
-        pots = [pot for _, pot in self.recent]
-        span = min(RECENT_SECONDS, max(60.0, now - self.opened_at))
-        return {
-            "average_pot": sum(pots) // len(pots) if pots else 0,
-            "hands_per_hour": round(len(pots) * 3600 / span),
-        }
-
-    # -- publishing ---------------------------------------------------------------------
-
-    def _publish(self, events: list[Event]) -> None:
+    def publish(self, events: list[Event]) -> None:
         """Number the events and send them: each subscriber gets them all at once, each
         event redacted for its seat, and each distinct text serialized once."""
-        hand_number = self.table.hand_number
-        table_id = self.settings.table_id
+        core = self.core
+        table = core.table
+        hand_number = table.hand_number
         batches: dict[Subscriber, list[str]] = {session: [] for session in self.subscribers}
-        public = self.bus.topics.table_events(table_id) if self.bus.active else None
+        public = core.bus.topics.table_events(core.table_id) if core.bus.active else None
         last = len(events) - 1
         for i, event in enumerate(events):
             self.seq += 1
             self.log.append((self.seq, hand_number, event))
             texts: dict[bool, str] = {}  # as dealt, and redacted
-            state = protocol.state_body(self.table.public_state()) if i == last else None
+            state = protocol.state_body(table.public_state()) if i == last else None
             for session, seat in self.subscribers.items():
                 batches[session].append(self._event_text(texts, event, seat, hand_number, state))
             if public is not None:  # as a spectator sees it: no card that was not shown
                 text = self._event_text(texts, event, None, hand_number, state)
-                self.bus.publish(public, text.encode())
+                core.out.publish.append((public, text.encode(), False))
         if public is not None:
             if any(isinstance(event, _LOBBY_EVENTS) for event in events):
-                self.publish_summary()
-            self._state_soon()
+                core.views.publish_summary()
+            core.out.state_changed = True
         ended = any(isinstance(event, HandEnded) for event in events)
         for session, batch in batches.items():
-            self._deliver(session, partial(session.send_table, table_id, hand_number, batch))
-            if ended:
-                self._deliver(session, partial(session.hand_ended, table_id, hand_number))
+            core.out.deliveries.append(SendTable(session, hand_number, tuple(batch), ended))
         if ended:
-            while self.log and self.log[0][1] <= hand_number - self.settings.hands_kept:
+            while self.log and self.log[0][1] <= hand_number - core.settings.hands_kept:
                 self.log.popleft()
 
     def _event_text(
@@ -123,130 +73,177 @@ class Views(TableState):
         text = texts.get(seen is event)
         if text is None:
             text = texts[seen is event] = protocol.event_message(
-                self.settings.table_id, self.seq, hand_number, seen, state
+                self.core.table_id, self.seq, hand_number, seen, state
             )
         return text
 
-    def _tell_everyone(self, message: dict[str, Any]) -> None:
+    def send(self, session: Subscriber, message: dict[str, Any], *, urgent: bool = False) -> None:
+        """A message for one session alone (a reply, a request), sent now."""
+        self.core.out.deliveries.append(Send(session, protocol.dumps(message), urgent))
+
+    def send_table(
+        self, session: Subscriber, texts: list[str], hand_number: int | None = None
+    ) -> None:
+        """Messages about the table for one session, in order with its events."""
+        number = self.core.table.hand_number if hand_number is None else hand_number
+        self.core.out.deliveries.append(SendTable(session, number, tuple(texts)))
+
+    def stop_delay(self, session: Subscriber) -> None:
+        self.core.out.deliveries.append(StopDelay(session))
+
+    def tell_everyone(self, message: dict[str, Any]) -> None:
         """A message about the table (not an engine event) to everyone watching it, in
         order with its events."""
-        text = protocol.dumps({"table": self.settings.table_id, **message})
-        for subscriber in list(self.subscribers):
-            send = partial(subscriber.send_table, self.settings.table_id,
-                           self.table.hand_number, [text])  # fmt: skip
-            self._deliver(subscriber, send)
-        if self.invite is None and self.bus.active:  # spectators in other processes too
-            self.bus.publish(self.bus.topics.table_events(self.settings.table_id), text.encode())
+        core = self.core
+        text = protocol.dumps({"table": core.table_id, **message})
+        for subscriber in self.subscribers:
+            self.send_table(subscriber, [text])
+        if not core.host.private and core.bus.active:  # spectators in other processes too
+            self.to_bus(text)
 
-    def _joined(self, seat: int) -> None:
-        """Who just sat in ``seat`` (engine events know seats, not people): their name,
-        and whether they are a bot."""
-        player = self.seats[seat].player
-        self._tell_everyone(
-            {"type": "player_joined", "seat": seat, "name": player.name, "bot": player.bot}
-        )
+    def to_bus(self, text: str) -> None:
+        """A table message for spectators in other processes."""
+        core = self.core
+        core.out.publish.append((core.bus.topics.table_events(core.table_id), text.encode(), False))
 
-    def _announce_commitment(self, number: int, shuffle: Shuffle) -> None:
-        """Hand ``number``'s deck commitment, to everyone: it goes out before any card,
-        so the deck cannot change afterwards."""
-        self._before_hand(number, {"type": "deck_commitment", "commitment": shuffle.commitment})
-
-    def _before_hand(
+    def before_hand(
         self, number: int, message: dict[str, Any], but: Subscriber | None = None
     ) -> None:
         """A message about hand ``number``, before its first event, to every subscriber
         (``but`` one) and the bus: numbered with that hand (no seq), so a spectator with a
         delay gets it in its place, and one in another process through the bus
         (server/remote.py relays these)."""
-        table_id = self.settings.table_id
+        core = self.core
         text = protocol.dumps(
-            {"type": message["type"], "table": table_id, "hand_number": number, **message}
+            {"type": message["type"], "table": core.table_id, "hand_number": number, **message}
         )
-        for session in list(self.subscribers):
+        for session in self.subscribers:
             if session is not but:
-                self._deliver(session, partial(session.send_table, table_id, number, [text]))
-        if self.bus.active:
-            self.bus.publish(self.bus.topics.table_events(table_id), text.encode())
+                self.send_table(session, [text], number)
+        if core.bus.active:
+            self.to_bus(text)
+
+
+class Views:
+    """The table as its subscribers, the lobby and the bus see it."""
+
+    def __init__(self, core: TableCore) -> None:
+        self.core = core
+        self.recent: deque[tuple[float, int]] = deque()  # (when a hand ended, its pot)
+
+    def summary(self) -> dict[str, Any]:
+        """The lobby's line for this table."""
+        core = self.core
+        cfg = core.table.config  # a mixed game's current game
+        rules = protocol.config_body(cfg)
+        return {
+            "id": core.table_id,
+            "name": core.settings.name,
+            **rules,
+            "options": {**rules["options"], "show_seconds": core.settings.show_seconds},
+            "decision_seconds": core.settings.decision_seconds,
+            "time_bank_seconds": core.settings.time_bank_seconds,
+            "players": [
+                {"seat": s, "name": seat.player.name, "stack": core.table.stack(s)}
+                for s, seat in sorted(core.seats.occupants.items())
+                if s in core.table.occupied()  # not a player who just busted, until freed
+            ],
+            "waiting": [player.name for player, _, _ in core.seats.waiting],
+            "hands_played": core.hands_played,
+            "mix": core.rotation.body(),
+            **self._recent_play(),
+            **({"address": core.address} if core.address is not None else {}),
+        }
+
+    def _recent_play(self) -> dict[str, int]:
+        """The lobby's statistics over the last hour: the average pot, and the hands an
+        hour (for a table younger than that, at the rate it has played since it opened,
+        counted over at least a minute so that one quick hand is not thousands an hour)."""
+        now = self.core.now
+        while self.recent and now - self.recent[0][0] > RECENT_SECONDS:
+            self.recent.popleft()
+        pots = [pot for _, pot in self.recent]
+        span = min(RECENT_SECONDS, max(60.0, now - self.core.opened_at))
+        return {
+            "average_pot": sum(pots) // len(pots) if pots else 0,
+            "hands_per_hour": round(len(pots) * 3600 / span),
+        }
 
     def publish_summary(self) -> None:
-        """The lobby's view of the table, retained on the bus for whoever looks later
-        (and the table's state)."""
-        if self.bus.active:
+        """The lobby's view of the table, retained on the bus for whoever looks later (and
+        the table's state). A private table's lobby line never goes on the bus: no lobby
+        lists it."""
+        core = self.core
+        if not core.bus.active:
+            return
+        if not core.host.private:
             summary = protocol.dumps(self.summary()).encode()
-            self.bus.publish(self.bus.topics.lobby(self.settings.table_id), summary, retain=True)
-            self._state_soon()
+            core.out.publish.append((core.bus.topics.lobby(core.table_id), summary, True))
+        core.out.state_changed = True
 
-    def _state_soon(self) -> None:
-        """Publish the table's state (what a spectator in another process starts from,
-        retained) within :data:`STATE_SECONDS`, once for whatever happened meanwhile: a
-        snapshot per action would double what a busy table sends, and a broker coming
-        back would never catch up. A spectator who starts from a state a few events old
-        sees a gap and starts again from the next one (server/remote.py)."""
-        if self._state_timer is None:
-            loop = asyncio.get_running_loop()
-            self._state_timer = loop.call_later(STATE_SECONDS, self._publish_state)
+    def joined(self, seat: int) -> None:
+        """Who just sat in ``seat`` (engine events know seats, not people): their name,
+        and whether they are a bot."""
+        player = self.core.seats.occupants[seat].player
+        self.core.fanout.tell_everyone(
+            {"type": "player_joined", "seat": seat, "name": player.name, "bot": player.bot}
+        )
 
-    def _publish_state(self) -> None:
-        self._state_timer = None
-        if not self._stopped:
-            snapshot = protocol.dumps(self._snapshot(None)).encode()
-            topic = self.bus.topics.table_state(self.settings.table_id)
-            self.bus.publish(topic, snapshot, retain=True)
-
-    def _deliver(self, session: Subscriber, send: Callable[[], None]) -> None:
-        """Send to one subscriber; a failure drops that subscriber, never the table."""
-        try:
-            send()
-        except Exception:
-            log.exception("table %s: error sending to a client", self.settings.table_id)
-            self.subscribers.pop(session, None)
+    def announce_commitment(self, number: int, shuffle: Shuffle) -> None:
+        """Hand ``number``'s deck commitment, to everyone: it goes out before any card,
+        so the deck cannot change afterwards."""
+        self.core.fanout.before_hand(
+            number, {"type": "deck_commitment", "commitment": shuffle.commitment}
+        )
 
     # -- snapshots ----------------------------------------------------------------------
 
-    def _snapshot(self, seat: int | None) -> dict[str, Any]:
+    def snapshot(self, seat: int | None) -> dict[str, Any]:
         """The table as ``seat`` sees it now (``None``: as a spectator)."""
+        core = self.core
+        occupants = core.seats.occupants
+        names = {s: o.player.name for s, o in occupants.items()}
+        bots = frozenset(s for s, o in occupants.items() if o.player.bot)
         return {
             "type": "snapshot",
-            "table": self.settings.table_id,
-            "seq": self.seq,
-            "view": protocol.view_body(self.table.view(seat), self._names(), self._bots()),
+            "table": core.table_id,
+            "seq": core.fanout.seq,
+            "view": protocol.view_body(core.table.view(seat), names, bots),
             "summary": self.summary(),
-            "chat": list(self.chat_log),
-            "show_seconds_left": self._pause_left(),
-            "waiting_for": self.waiting_for,
+            "chat": list(core.chat.log),
+            "show_seconds_left": core.options.pause_left(),
+            "waiting_for": core.waiting_for,
         }
 
-    def _pause_left(self) -> float | None:
-        """Seconds left of the pause after a hand (None: not in one): a page reloaded
-        during it still offers to show cards and hunt the rabbit."""
-        if self.pause_ends is None:
-            return None
-        return round(max(0.0, self.pause_ends - asyncio.get_running_loop().time()), 3)
+    def spectate(self, m: protocol.Spectate, caller: Caller) -> dict[str, Any]:
+        session, core = caller.subscriber, self.core
+        core.host.refuse_uninvited(m.invite, caller.player_or_none)
+        subscribers = core.fanout.subscribers
+        subscribers.setdefault(session, None)
+        reply = self.snapshot(subscribers[session])
+        core.host.came_back(session, caller.player_or_none)
+        return reply
 
-    def _names(self) -> dict[int, str]:
-        return {s: seat.player.name for s, seat in self.seats.items()}
-
-    def _bots(self) -> frozenset[int]:
-        return frozenset(s for s, seat in self.seats.items() if seat.player.bot)
-
-    def _cmd_spectate(self, session: Subscriber) -> dict[str, Any]:
-        self.subscribers.setdefault(session, None)
-        return self._snapshot(self.subscribers[session])
-
-    def _resumed(self, session: Subscriber, seat: int | None, last_seq: int) -> dict[str, Any]:
+    def resumed(self, session: Subscriber, seat: int | None, last_seq: int) -> dict[str, Any]:
         """Subscribe ``session`` for ``seat`` (``None``: a spectator), and answer its
         resume: a snapshot and the events it missed since ``last_seq``, as it may see them."""
-        self.subscribers[session] = seat
+        fanout = self.core.fanout
+        fanout.subscribers[session] = seat
         # Events from before this player sat are shown as a spectator saw them: the
         # seat's last occupant's cards are not the new occupant's to see.
-        since = self.seats[seat].since_seq if seat is not None else self.seq
+        since = self.core.seats.occupants[seat].since_seq if seat is not None else fanout.seq
         missed = [
             {"seq": s, "hand_number": h,
              "event": protocol.event_body(redact(e, seat if s > since else None))}
-            for s, h, e in self.log
+            for s, h, e in fanout.log
             if s > last_seq
         ]  # fmt: skip
         # Complete when no event after last_seq has been dropped from the log. A seq
         # ahead of the table's is another life's (a table taken over numbers afresh).
-        complete = last_seq <= self.seq and (not self.log or self.log[0][0] <= last_seq + 1)
-        return {**self._snapshot(seat), "type": "resumed", "missed": missed, "complete": complete}
+        log = fanout.log
+        complete = last_seq <= fanout.seq and (not log or log[0][0] <= last_seq + 1)
+        return {**self.snapshot(seat), "type": "resumed", "missed": missed, "complete": complete}
+
+    def state_text(self) -> bytes:
+        """The table's retained state on the bus: a spectator's snapshot."""
+        return protocol.dumps(self.snapshot(None)).encode()

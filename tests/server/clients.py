@@ -12,7 +12,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as websockets_connect
 
-from server.tables import TableRunner
+from server import protocol
+from server.tables import Caller, Player, TableRunner
 
 
 def connect(uri: str, **options: Any) -> websockets_connect:
@@ -90,3 +91,17 @@ async def running(runner: TableRunner) -> AsyncIterator[TableRunner]:
     finally:
         runner.close()
         await task
+
+
+async def sit(
+    runner: TableRunner, session: Inbox, player: Player, seat: int | None, buy_in: int = 100
+) -> dict[str, Any]:
+    """Sit ``player`` at ``runner``'s table, not waiting for the big blind."""
+    m = protocol.Sit(type="sit", table=runner.settings.table_id, seat=seat, buy_in=buy_in,
+                     wait_for_big_blind=False)  # fmt: skip
+    return await runner.submit(m, Caller(session, player))
+
+
+async def spectate(runner: TableRunner, session: Inbox) -> dict[str, Any]:
+    m = protocol.Spectate(type="spectate", table=runner.settings.table_id)
+    return await runner.submit(m, Caller(session))

@@ -65,7 +65,7 @@ class Checked:
 
     def act(self, view: TableView, menu: ActionMenu) -> Action:
         self.decisions += 1
-        truth = self.runner.table.view(menu.seat)
+        truth = self.runner.core.table.view(menu.seat)
         # Players sitting down elsewhere may be a message ahead: compare the hand.
         if _in_hand(view) != _in_hand(truth):
             self.mismatches.append((view, truth))
@@ -100,7 +100,7 @@ async def _gone(runner: TableRunner, name: str) -> None:
     """Wait (up to 10 s) until ``name`` holds no seat: a bust is announced before the
     runner frees the seat, which it does once the hand is stored."""
     async with asyncio.timeout(10):
-        while any(seat.player.name == name for seat in runner.seats.values()):
+        while any(seat.player.name == name for seat in runner.core.seats.occupants.values()):
             await asyncio.sleep(0.02)
 
 
@@ -133,7 +133,7 @@ async def test_bots_of_each_strategy_play_their_hands_and_every_action_is_accept
     # They left cleanly: nobody holds their seats, nobody waits for them.
     for kind in clients:
         await _gone(runner, f"sdk-{kind}")
-    assert not runner.waiting
+    assert not runner.core.seats.waiting
 
 
 class Stalling:
@@ -170,7 +170,7 @@ async def test_a_bot_whose_connection_drops_mid_hand_resumes_in_its_seat(
     async with asyncio.timeout(60):
         await asyncio.to_thread(bot.asked.wait, 30)
         assert bot.asked.is_set()
-        hand = server.hosting.tables["demo"].table.hand_number
+        hand = server.hosting.tables["demo"].core.table.hand_number
         session = next(
             s for s in server.sessions if s.player is not None and s.player.name == "sdk-dropped"
         )

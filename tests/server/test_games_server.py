@@ -280,8 +280,10 @@ async def test_demo_tables_of_several_games_play_with_house_bots(tmp_path: Path)
             assert sorted(app.hosting.tables) == ["demo", "demo-27td", "demo-dice", "demo-stud"]
             for table_id, key in (("demo-stud", "stud"), ("demo-27td", "27td")):
                 runner = app.hosting.tables[table_id]
-                assert runner.table.config.game.key == key
-                assert len(runner.house) == 5 and 5 not in runner.seats  # a seat for you
+                assert runner.core.table.config.game.key == key
+                assert (
+                    len(runner.core.house.bots) == 5 and 5 not in runner.core.seats.occupants
+                )  # a seat for you
             async with asyncio.timeout(30):
                 while {h.game for h in await store.list_hands(limit=200)} != {
                     "nlhe", "stud", "27td", "dice",

@@ -1,8 +1,13 @@
-"""Table options over the protocol (docs/home-games.md, docs/rules.md O1-O8): straddles,
-bomb pot votes and the host's call, running it twice, showing cards and the rabbit in the
-pause after a hand, and that each is in the stored hand. Chat, reactions and the host's
-mutes; the ledger with who pays whom; a night's hands exported as each player saw them;
-bots marked as bots. A real server on 127.0.0.1, real websockets clients."""
+"""Table options (docs/home-games.md, docs/rules.md O1-O8): straddles, bomb pot votes and
+the host's call, running it twice, showing cards and the rabbit in the pause after a
+hand, and that each is in the hand handed over for storing; chat, reactions and the
+host's mutes; seat requests, who sits down, the host's state; bots marked as bots.
+
+The table's rules are tested on its core (:class:`server.tables.TableCore`), driven by
+:class:`tests.server.core_room.Room` with a fake clock: no event loop, no server. A few
+tests at the end go through a real server on 127.0.0.1 with real websockets clients, for
+what only the server does: the ledger and the exports from the database, the bus, the
+bot SDK, and what the hello and the host's ``house_bot`` make of a player."""
 
 from __future__ import annotations
 
@@ -11,13 +16,16 @@ import contextlib
 import csv
 import datetime as dt
 import io
+import itertools
 import json
 import re
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 
-from engine import history
+from engine import TableConfig, game, history
+from server import protocol
 from server.app import PokerServer
 from server.bots import load_bot
 from server.bots.client import BotClient
@@ -25,230 +33,432 @@ from server.cli import build_parser
 from server.cli.bot import _where
 from server.cli.common import UsageError
 from server.export.phh import SEED_FIELD
-from tests.server.test_private_tables import NAMES, Client, client, home_game, join, open_table
+from server.tables import Caller, Player
+from server.tables.messages import AddHouseBot, Disconnect
+from tests.server.clients import Inbox, connect
+from tests.server.core_room import TABLE, Room
 
 Message = dict[str, Any]
-FAST = {"show_seconds": 0.6}  # the pause after each hand, short for the tests
+INVITE = "x" * 24
+PAUSE = 0.6  # the pause after each hand, short as the end-to-end tests have it
 
 
-def friends(
+# -- a private table's core ----------------------------------------------------------------
+
+
+def friends(*names: str, config: TableConfig | None = None, **settings: Any) -> Room:
+    """A private table (blinds 1/2, buy-ins 80..400, a short pause after each hand),
+    hosted by ``names[0]``, who pauses it and sits in seat 0; the others ask for a seat
+    with the invite and the host lets them in, in order, before any hand: 200 chips each."""
+    room = Room(config, **{"show_seconds": PAUSE, "decision_seconds": 60.0, **settings})
+    host, *guests = names
+    room.core.host.make_private(room.player(host).id, INVITE)
+    room.send(host, type="host", action="pause")
+    assert room.sit(host, 0, buy_in=200)["type"] == "seated"
+    for guest in guests:
+        asked = room.send(guest, type="request_seat", invite=INVITE, buy_in=200)
+        assert asked["type"] == "seat_requested"
+        assert room.send(host, type="host", action="approve", player=guest)["type"] == "host_done"
+    return room
+
+
+def send_from(room: Room, inbox: Inbox, name: str, **message: Any) -> Message:
+    """``name``'s message from another connection of theirs (``inbox``): a reloaded page."""
+    m = protocol.parse(json.dumps({"table": TABLE, **message}))
+    return room.submit(m, Caller(inbox, room.player(name), "10.0.0.99"))
+
+
+def house_bot(room: Room, host: str, seat: int, strategy: str) -> Message:
+    """The host's ``house_bot`` control, with the player the server makes for the bot
+    (server/hosting.py: named after its seat and strategy, marked as a bot)."""
+    control = protocol.parse(json.dumps(
+        {"type": "host", "table": TABLE, "action": "house_bot", "seat": seat, "strategy": strategy}
+    ))  # fmt: skip
+    bot = Player(100 + seat, f"bot{seat + 1}-{strategy}", bot=True)
+    return room.submit(AddHouseBot(control, bot, load_bot(strategy)), room.caller(host))
+
+
+def messages(room: Room, name: str, kind: str) -> list[Message]:
+    """The messages of type ``kind`` ``name`` has been sent."""
+    return [m for m in room.person(name).messages if m["type"] == kind]
+
+
+def handed_over(room: Room) -> history.HandHistory:
+    """The hand the table hands over for storing, as the store writes it (PHH, through
+    :func:`engine.history.from_hand`, server/recording.py), once it is handed over: the
+    room must hold finished hands (``store_later``). The hand is then stored."""
+    over = room.core.storing
+    hand = room.core.table.hand
+    assert room.held is not None and over is not None and hand is not None
+    written = history.from_hand(hand, players=[over.players[s].name for s in hand.seats])
+    room.store()
+    return history.load(history.dump(written))
+
+
+def play_to_storing(room: Room) -> history.HandHistory:
+    """Everyone checks or calls the hand being played; the pause after it passes; the
+    hand handed over for storing."""
+    room.store_later = True
+    room.play_hand()
+    room.wait(room.core.settings.show_seconds)
+    return handed_over(room)
+
+
+def act_refused(room: Room, name: str, action: str, **fields: Any) -> str:
+    """The code of the refusal of ``name``'s answer to their last action request."""
+    request = room.request(name)
+    return room.refused(name, type="act", action_id=f"{name}-refused", action=action,
+                        seq=request["seq"], **fields).code  # fmt: skip
+
+
+# -- straddles -------------------------------------------------------------------------------
+
+
+def test_a_straddle_is_posted_by_who_opted_in_and_stored() -> None:
+    room = friends("hana", "bob", "cat")
+    for name in ("hana", "bob", "cat"):
+        done = room.send(name, type="straddle", on=True)
+        assert done == {"type": "straddle_set", "table": TABLE, "on": True}
+    notices = messages(room, "hana", "straddle")
+    assert [(n["seat"], n["on"]) for n in notices] == [(0, True), (1, True), (2, True)]
+    room.send("hana", type="host", action="resume")
+    posted = [e for e in room.person("hana").events("forced_bet_posted")
+              if e["kind"] == "straddle"]  # fmt: skip
+    assert [e["increment"] for e in posted] == [4]  # twice the big blind of 2
+    hh = play_to_storing(room)
+    assert 4 in hh.blinds_or_straddles
+
+
+def test_straddles_are_refused_where_the_game_has_none() -> None:
+    room = friends("hana", "bob", config=TableConfig(game=game("flhe"), small_blind=1,
+                                                     big_blind=2))  # fmt: skip
+    refused = room.refused("hana", type="straddle", on=True)
+    assert refused.code == "illegal" and "straddle" in str(refused)
+    assert messages(room, "bob", "straddle") == []  # nobody is told of a straddle refused
+
+
+# -- bomb pots ----------------------------------------------------------------------------
+
+
+BOMB_POTS = TableConfig(small_blind=1, big_blind=2, bomb_pot=10)
+
+
+def test_most_players_voting_deal_a_bomb_pot() -> None:
+    room = friends("hana", "bob", "cat", config=BOMB_POTS)
+    assert room.send("bob", type="bomb_pot", on=True)["type"] == "bomb_pot_voted"
+    (votes,) = messages(room, "hana", "bomb_pot_votes")
+    assert votes["votes"] == ["bob"] and votes["needed"] == 2 and not votes["called"]
+    room.send("cat", type="bomb_pot", on=True)
+    called = messages(room, "hana", "bomb_pot_votes")[-1]
+    assert called["called"] and sorted(called["votes"]) == ["bob", "cat"]
+    room.send("hana", type="host", action="resume")
+    (started,) = room.person("hana").events("bomb_pot_started")
+    forced = room.person("hana").events("forced_bet_posted")
+    antes = [e for e in forced if e["kind"] == "ante"]
+    assert started["boards"] == 1 and [e["increment"] for e in antes] == [10] * 3
+    assert not [e for e in forced if "blind" in e["kind"]]
+
+
+def test_the_host_calls_a_double_board_bomb_pot() -> None:
+    room = friends("hana", "bob", config=BOMB_POTS)
+    assert room.refused("bob", type="host", action="bomb_pot").code == "not_host"
+    done = room.send("hana", type="host", action="bomb_pot", boards=2)
+    assert done["boards"] == 2
+    room.send("hana", type="host", action="resume")
+    hh = play_to_storing(room)
+    (ended,) = room.person("hana").events("hand_ended_on_boards")
+    assert len(ended["boards"]) == 2
+    awarded = room.person("hana").events("pot_awarded_on_board")
+    assert {e["board_index"] for e in awarded} == {0, 1}
+    assert hh.fields["_boards"] == 2 and hh.fields["_bomb_pot"]
+
+
+# -- run it twice --------------------------------------------------------------------------
+
+
+def test_all_in_players_who_agree_run_it_twice() -> None:
+    room = friends("hana", "bob", config=TableConfig(small_blind=1, big_blind=2,
+                                                     run_it_twice=True))  # fmt: skip
+    room.store_later = True
+    room.send("hana", type="host", action="resume")
+    shover = room.to_act()
+    assert shover is not None
+    shove = room.request(shover)["menu"]["max_raise_to"]
+    assert room.act(shover, "raise", amount=shove)["type"] == "ack"
+    caller = room.to_act()
+    assert caller is not None and caller != shover
+    assert room.act(caller, "call")["type"] == "ack"
+    asked = []
+    for _ in range(2):  # each is asked in turn
+        name = room.to_act()
+        assert name is not None and name not in asked
+        asked.append(name)
+        menu = room.request(name)["menu"]
+        assert menu["run_it_twice"] and not menu["can_fold"]
+        assert act_refused(room, name, "call") == "illegal"
+        assert room.act(name, "run_it_twice", agree=True)["type"] == "ack"
+    (ended,) = room.person("hana").events("hand_ended_on_boards")
+    boards = ended["boards"]
+    assert len(boards) == 2 and len(boards[0]) == len(boards[1]) == 5
+    awarded = room.person("hana").events("pot_awarded_on_board")
+    assert sum(a["amount"] for a in awarded) == 400  # both stacks, half on each run
+    room.wait(PAUSE)
+    answers = handed_over(room).fields["_run_it_twice"]
+    assert len(answers) == 2 and all(a.endswith(" y") for a in answers)
+
+
+# -- the pause after a hand: shows and the rabbit ---------------------------------------------
+
+
+def test_cards_are_shown_and_the_rabbit_hunted_in_the_pause_and_stored() -> None:
+    room = friends("hana", "bob", show_seconds=3.0)
+    room.store_later = True
+    room.send("watcher", type="spectate", invite=INVITE)
+    assert room.refused("watcher", type="rabbit").code == "illegal"  # no hand yet
+    before = room.send("watcher", type="spectate", invite=INVITE)
+    assert before["show_seconds_left"] is None
+    room.send("hana", type="host", action="resume")
+    folder = room.to_act()
+    assert folder is not None
+    winner = "bob" if folder == "hana" else "hana"
+    room.act(folder, "fold")
+    assert room.person(winner).events("hand_ended")
+    dealt = [e for e in room.person(winner).events("hole_cards_dealt") if e.get("cards")]
+    mine = dealt[-1]["cards"]
+    assert room.refused(folder, type="show", cards=mine).code == "illegal"  # not theirs
+    assert room.send(winner, type="show", cards=mine[:1]) == {"type": "shown", "table": TABLE}
+    (revealed,) = room.person("watcher").events("cards_revealed")
+    assert revealed["cards"] == mine[:1]
+    assert room.refused(winner, type="show", cards=["Zz"]).code == "bad_cards"
+    room.wait(1.0)
+    again = room.send("watcher", type="spectate", invite=INVITE)
+    assert again["show_seconds_left"] == 2.0  # a reloaded page offers it too, for what is left
+    hunted = room.send("watcher", type="rabbit")
+    assert hunted == {"type": "rabbit", "table": TABLE, "dealt": True}
+    (rabbit,) = room.person("hana").events("rabbit_hunted")
+    assert len(rabbit["board"]) == 5
+    seen = room.person("watcher").events("hole_cards_dealt")
+    assert seen and all(e["cards"] is None for e in seen)  # never a hidden card
+    assert room.held is None  # the pause is not over: the hand is not handed over yet
+    room.wait(2.0)
+    assert room.refused(winner, type="show", cards=mine[1:]).code == "illegal"  # too late
+    after = handed_over(room).fields["_after_the_hand"]
+    assert after[0].endswith(f"sm {mine[0]}") and after[1].startswith("d rabbit ")
+
+
+# -- chat -------------------------------------------------------------------------------------
+
+
+def test_chat_is_text_rate_limited_muted_by_the_host_and_kept_for_newcomers() -> None:
+    room = friends("hana", "bob")
+    markup = "<img src=x onerror=alert(1)>\u202e<b>hi</b>\n  there"
+    assert room.send("bob", type="chat", text=markup) == {"type": "chat_sent", "table": TABLE}
+    (line,) = messages(room, "hana", "chat")
+    assert line["name"] == "bob" and line["seat"] == 1
+    assert line["text"] == "<img src=x onerror=alert(1)><b>hi</b> there"  # as typed, as text
+    assert room.refused("bob", type="chat", text=" \n ").code == "bad_chat"
+    assert room.refused("bob", type="chat", text="x" * 201).code == "bad_message"
+    for _ in range(4):
+        assert room.send("bob", type="react", emoji="🔥")["type"] == "chat_sent"
+    assert room.refused("bob", type="chat", text="one more").code == "too_fast"
+    assert room.refused("bob", type="react", emoji="x").code == "bad_message"
+    reactions = messages(room, "hana", "reaction")
+    assert len(reactions) == 4
+    assert reactions[0]["emoji"] == "🔥" and reactions[0]["name"] == "bob"
+    assert room.refused("bob", type="host", action="mute", player="hana").code == "not_host"
+    room.send("hana", type="host", action="mute", player="bob")
+    room.wait(10.0)  # out of the rate limit's window is not enough for a mute
+    assert room.refused("bob", type="chat", text="hello?").code == "muted"
+    room.send("hana", type="host", action="unmute", player="bob")
+    snapshot = room.send("watcher", type="spectate", invite=INVITE)
+    assert [c["text"] for c in snapshot["chat"]] == [line["text"]]
+    assert room.refused("watcher", type="chat", text="hi all").code == "no_chat"
+    room.send("hana", type="host", action="spectator_chat", on=True)
+    assert room.send("watcher", type="chat", text="hi all")["type"] == "chat_sent"
+    assert room.send("bob", type="chat", text="back")["type"] == "chat_sent"  # unmuted
+    assert [m["text"] for m in messages(room, "hana", "chat")] == [line["text"], "hi all", "back"]
+
+
+# -- seat requests, who sits down, the host's page --------------------------------------------
+
+
+def test_a_seat_request_outlives_a_reload() -> None:
+    room = Room(show_seconds=PAUSE, decision_seconds=60.0)
+    room.core.host.make_private(room.player("hana").id, INVITE)
+    room.send("hana", type="spectate")
+    asked = room.send("bob", type="request_seat", invite=INVITE, buy_in=150)
+    assert asked["type"] == "seat_requested"
+    room.submit(Disconnect(), room.caller("bob"))  # the page is closed
+    (request,) = messages(room, "hana", "seat_request")
+    assert request["player"] == "bob" and request["buy_in"] == 150
+    assert room.refused("hana", type="host", action="approve", player="bob").code == "not_here"
+    back = Inbox()  # the page again: bob watches, on a new connection
+    send_from(room, back, "bob", type="spectate", invite=INVITE)
+    done = room.send("hana", type="host", action="approve", player="bob")
+    assert done["type"] == "host_done" and done["buy_in"] == 150
+    (seated,) = [m for m in back.messages if m["type"] == "seated"]
+    assert seated["stack"] == 150
+    assert not messages(room, "bob", "seated")  # not on the connection that is gone
+
+
+def test_everyone_learns_who_sits_down_and_the_host_state_keeps_the_mutes() -> None:
+    room = friends("hana", "bob")
+    house_bot(room, "hana", 4, "random")
+    (joined,) = [m for m in messages(room, "bob", "player_joined") if m["seat"] == 4]
+    assert joined["name"] == "bot5-random" and joined["bot"] is True
+    first = next(m for m in messages(room, "hana", "player_joined") if m["seat"] == 1)
+    assert first["name"] == "bob" and first["bot"] is False
+    room.send("hana", type="host", action="mute", player="bob")
+    room.send("hana", type="host", action="spectator_chat", on=True)
+    start = len(room.person("hana").messages)
+    room.send("hana", type="spectate")  # the host's page again
+    (state,) = [m for m in room.person("hana").messages[start:] if m["type"] == "host_state"]
+    assert state["muted"] == ["bob"] and state["spectator_chat"] is True
+    refused = room.refused("hana", type="host", action="bomb_pot")
+    assert refused.code == "illegal"  # this table has no bomb pots
+
+
+def test_a_page_resumes_a_private_table_with_its_invite() -> None:
+    room = Room(show_seconds=PAUSE, decision_seconds=60.0)
+    room.core.host.make_private(room.player("hana").id, INVITE)
+    assert room.refused("olly", type="resume", last_seq=0).code == "bad_invite"
+    resumed = room.send("olly", type="resume", last_seq=0, invite=INVITE)
+    assert resumed["type"] == "resumed" and resumed["view"]["viewer"] is None
+
+
+def test_bots_are_marked_as_bots_for_everyone() -> None:
+    room = Room(show_seconds=PAUSE, decision_seconds=60.0)
+    room.core.host.make_private(room.player("hana").id, INVITE)
+    room.person("robo", bot=True)  # a program that said so in its hello
+    room.send("hana", type="host", action="pause")
+    room.sit("hana", 0, buy_in=200)
+    room.send("robo", type="request_seat", invite=INVITE, buy_in=200)
+    room.send("hana", type="host", action="approve", player="robo")
+    house_bot(room, "hana", 2, "calling-station")
+    snapshot = room.send("hana", type="spectate")
+    bots = {s["name"]: s["bot"] for s in snapshot["view"]["seats"]}
+    assert bots == {"hana": False, "robo": True, "bot3-calling-station": True}
+    joined = {m["name"]: m["bot"] for m in messages(room, "hana", "player_joined")}
+    assert joined == {"hana": False, "robo": True, "bot3-calling-station": True}
+
+
+# -- end to end: the database, the bus, the bot SDK, the hello -----------------------------
+
+
+FAST = {"show_seconds": PAUSE}
+TIMEOUT = 30.0  # a reply may wait for the records worker to start, on a busy machine
+
+
+class Client:
+    """A websocket client that reads everything into :attr:`messages` and, when
+    :attr:`auto` is set, checks or calls every action request."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws, self.table, self.auto = ws, "", False
+        self.messages: list[Message] = []
+        self.ids = itertools.count()
+        self.task = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        with contextlib.suppress(Exception):
+            async for raw in self.ws:
+                message = json.loads(raw)
+                self.messages.append(message)
+                if self.auto and message["type"] == "action_request":
+                    await self.act(message, "check" if message["menu"]["can_check"] else "call")
+
+    async def autoplay(self) -> None:
+        """From now on check or call every request (the last one already here too)."""
+        self.auto = True
+        requests = [m for m in self.messages if m["type"] == "action_request"]
+        if requests:  # answered already, or stale: the server says so, and nothing happens
+            last = requests[-1]
+            await self.act(last, "check" if last["menu"]["can_check"] else "call")
+
+    async def act(self, request: Message, action: str) -> None:
+        await self.ws.send(json.dumps(
+            {"type": "act", "table": request["table"], "action": action,
+             "action_id": f"a{request['seq']}-{request['hand_number']}", "seq": request["seq"]}
+        ))  # fmt: skip
+
+    async def ask(self, **message: Any) -> Message:
+        """Send ``message`` and return its reply (an error too)."""
+        ident = f"q{next(self.ids)}"
+        await self.ws.send(json.dumps({**message, "id": ident}))
+        return await self.wait(lambda m: m.get("re") == ident)
+
+    async def host(self, action: str, **fields: Any) -> Message:
+        return await self.ask(type="host", table=self.table, action=action, **fields)
+
+    async def wait(self, test: Callable[[Message], bool], start: int = 0) -> Message:
+        async with asyncio.timeout(TIMEOUT):
+            while True:
+                found = next((m for m in self.messages[start:] if test(m)), None)
+                if found is not None:
+                    return found
+                await asyncio.sleep(0.01)
+
+
+@contextlib.asynccontextmanager
+async def client(address: str, name: str | None = None, **hello: Any) -> AsyncIterator[Client]:
+    async with connect(f"ws://{address}/ws") as ws:
+        c = Client(ws)
+        if name is not None or hello:
+            welcome = await c.ask(type="hello", **({"name": name} if name else {}), **hello)
+            assert welcome["type"] == "welcome", welcome
+        try:
+            yield c
+        finally:
+            c.task.cancel()
+
+
+async def open_table(host: Client, **options: Any) -> tuple[str, str]:
+    """A private table of host's (blinds 1/2, buy-ins 80..400, a short pause after each
+    hand): its id and invite."""
+    reply = await host.ask(type="create_table", name="Friday", small_blind=1, big_blind=2,
+                           private=True, decision_seconds=60.0, **{**FAST, **options})  # fmt: skip
+    assert reply["type"] == "table_created", reply
+    host.table = reply["table"]["id"]
+    return host.table, reply["invite"]
+
+
+async def join(
+    host: Client, guest: Client, name: str, table: str, invite: str, *, buy_in: int = 200
+) -> int:
+    """``guest`` (called ``name``) asks for a seat and the host approves it: the seat."""
+    guest.table = table
+    asked = await guest.ask(type="request_seat", table=table, invite=invite, buy_in=buy_in)
+    assert asked["type"] == "seat_requested", asked
+    await host.wait(lambda m: m["type"] == "seat_request" and m["player"] == name)
+    start = len(guest.messages)
+    done = await host.host("approve", player=name)
+    assert done["type"] == "host_done", done
+    seated = await guest.wait(lambda m: m["type"] == "seated", start)
+    return int(seated["seat"])
+
+
+@contextlib.asynccontextmanager
+async def online_friends(
     address: str, *names: str, **options: Any
-) -> contextlib.AbstractAsyncContextManager[tuple[str, str, list[Client]]]:
-    """A private table with ``options`` (and a short pause after each hand), hosted by
-    ``names[0]`` in seat 0, the others let in by the host in order, before any hand."""
-    return home_game(address, *names, paused=True, **{**FAST, **options})
+) -> AsyncIterator[tuple[str, str, list[Client]]]:
+    """A private table on the server with ``options`` (and a short pause after each hand),
+    hosted by ``names[0]``, who pauses it and sits in seat 0, the others let in by the
+    host in order, before any hand: the table, its invite and the clients."""
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [await stack.enter_async_context(client(address, name)) for name in names]
+        host = clients[0]
+        table, invite = await open_table(host, **options)
+        await host.host("pause")
+        sat = await host.ask(type="sit", table=table, seat=0, buy_in=200)
+        assert sat["type"] == "seated", sat
+        for name, guest in zip(names[1:], clients[1:], strict=True):
+            await join(host, guest, name, table, invite)
+        yield table, invite, clients
 
 
 async def act(c: Client, request: Message, action: str, **fields: Any) -> Message:
     return await c.ask(type="act", table=request["table"], action=action,
                        action_id=f"x{request['seq']}", seq=request["seq"], **fields)  # fmt: skip
-
-
-async def request_for(c: Client, start: int = 0) -> Message:
-    return await c.wait(lambda m: m["type"] == "action_request", start)
-
-
-def events_of(c: Client, kind: str) -> list[Message]:
-    return [m["event"] for m in c.messages if m["type"] == "event" and m["event"]["type"] == kind]
-
-
-async def stored_history(server: PokerServer, table: str) -> history.HandHistory:
-    """The newest hand stored at ``table``, once there is one."""
-    async with asyncio.timeout(10):
-        while not (hands := await server.store.list_hands(table=table, limit=1)):
-            await asyncio.sleep(0.05)
-    return (await server.store.stored_hand(hands[0].id)).info.history
-
-
-async def test_a_straddle_is_posted_by_who_opted_in_and_stored(
-    app: tuple[PokerServer, str],
-) -> None:
-    server, address = app
-    async with friends(address, "hana", "bob", "cat") as (table, _, (hana, bob, cat)):
-        for c in (hana, bob, cat):
-            done = await c.ask(type="straddle", table=table, on=True)
-            assert done == {"type": "straddle_set", "table": table, "on": True, "re": done["re"]}
-        notice = await hana.wait(lambda m: m["type"] == "straddle" and m["seat"] == 2)
-        assert notice["on"] is True
-        for c in (hana, bob, cat):
-            await c.autoplay()
-        await hana.host("resume")
-        posted = await hana.wait(
-            lambda m: m["type"] == "event" and m["event"].get("kind") == "straddle"
-        )
-        assert posted["event"]["increment"] == 4  # twice the big blind of 2
-        hh = await stored_history(server, table)
-        assert 4 in hh.blinds_or_straddles
-
-
-async def test_straddles_are_refused_where_the_game_has_none(app: tuple[PokerServer, str]) -> None:
-    _server, address = app
-    async with friends(address, "hana", "bob", game="flhe") as (table, _, (hana, _bob)):
-        refused = await hana.ask(type="straddle", table=table, on=True)
-        assert refused["type"] == "error" and refused["code"] == "illegal", refused
-        assert "straddle" in refused["message"]
-
-
-async def test_most_players_voting_deal_a_bomb_pot(app: tuple[PokerServer, str]) -> None:
-    _server, address = app
-    async with friends(address, "hana", "bob", "cat", bomb_pot=10) as (table, _, clients):
-        hana, bob, cat = clients
-        first = await bob.ask(type="bomb_pot", table=table, on=True)
-        assert first["type"] == "bomb_pot_voted"
-        votes = await hana.wait(lambda m: m["type"] == "bomb_pot_votes")
-        assert votes["votes"] == ["bob"] and votes["needed"] == 2 and not votes["called"]
-        await cat.ask(type="bomb_pot", table=table, on=True)
-        called = await hana.wait(lambda m: m["type"] == "bomb_pot_votes" and m["called"])
-        assert sorted(called["votes"]) == ["bob", "cat"]
-        for c in clients:
-            await c.autoplay()
-        await hana.host("resume")
-        started = await hana.event("bomb_pot_started")
-        antes = [e for e in events_of(hana, "forced_bet_posted") if e["kind"] == "ante"]
-        assert started["event"]["boards"] == 1 and [e["increment"] for e in antes] == [10] * 3
-        assert not [e for e in events_of(hana, "forced_bet_posted") if "blind" in e["kind"]]
-
-
-async def test_the_host_calls_a_double_board_bomb_pot(app: tuple[PokerServer, str]) -> None:
-    server, address = app
-    async with friends(address, "hana", "bob", bomb_pot=10) as (table, _, clients):
-        hana, bob = clients
-        refused = await bob.ask(type="host", table=table, action="bomb_pot")
-        assert refused["code"] == "not_host"
-        done = await hana.host("bomb_pot", boards=2)
-        assert done["boards"] == 2
-        for c in clients:
-            await c.autoplay()
-        await hana.host("resume")
-        ended = await hana.event("hand_ended_on_boards")
-        assert len(ended["event"]["boards"]) == 2
-        assert {e["board_index"] for e in events_of(hana, "pot_awarded_on_board")} == {0, 1}
-        hh = await stored_history(server, table)
-        assert hh.fields["_boards"] == 2 and hh.fields["_bomb_pot"]
-
-
-async def test_all_in_players_who_agree_run_it_twice(app: tuple[PokerServer, str]) -> None:
-    server, address = app
-    async with friends(address, "hana", "bob", run_it_twice=True) as (table, _, (hana, bob)):
-        await hana.host("resume")
-        shoved = False
-        for _ in range(2):  # whoever acts first shoves, the other calls
-            mover = await _first_to_act(hana, bob)
-            request = [m for m in mover.messages if m["type"] == "action_request"][-1]
-            if not shoved:
-                menu = request["menu"]
-                reply = await act(mover, request, "raise", amount=menu["max_raise_to"])
-                shoved = True
-            else:
-                reply = await act(mover, request, "call")
-            assert reply["type"] == "ack", reply
-        for _ in range(2):  # each is asked in turn
-            c = await _first_to_act(hana, bob)
-            request = [m for m in c.messages if m["type"] == "action_request"][-1]
-            assert request["menu"]["run_it_twice"] and not request["menu"]["can_fold"]
-            wrong = await act(c, request, "call")
-            assert wrong["code"] == "illegal"
-            assert (await act(c, request, "run_it_twice", agree=True))["type"] == "ack"
-        ended = await hana.event("hand_ended_on_boards")
-        boards = ended["event"]["boards"]
-        assert len(boards) == 2 and len(boards[0]) == len(boards[1]) == 5
-        awarded = events_of(hana, "pot_awarded_on_board")
-        assert sum(a["amount"] for a in awarded) == 400  # both stacks, half on each run
-        hh = await stored_history(server, table)
-        answers = hh.fields["_run_it_twice"]
-        assert len(answers) == 2 and all(a.endswith(" y") for a in answers)
-
-
-async def _first_to_act(*clients: Client) -> Client:
-    """The client with an unanswered action request."""
-    async with asyncio.timeout(10):
-        while True:
-            for c in clients:
-                requests = [m for m in c.messages if m["type"] == "action_request"]
-                acked = {m.get("action_id") for m in c.messages if m["type"] == "ack"}
-                if requests and f"x{requests[-1]['seq']}" not in acked:
-                    return c
-            await asyncio.sleep(0.01)
-
-
-async def test_cards_are_shown_and_the_rabbit_hunted_in_the_pause_and_stored(
-    app: tuple[PokerServer, str],
-) -> None:
-    server, address = app
-    async with friends(address, "hana", "bob", show_seconds=3.0) as (table, invite, clients):
-        hana, bob = clients
-        async with client(address, "watcher") as watcher:
-            await watcher.ask(type="spectate", table=table, invite=invite)
-            too_soon = await watcher.ask(type="rabbit", table=table)
-            assert too_soon["code"] == "illegal"
-            before = await watcher.ask(type="spectate", table=table, invite=invite)
-            assert before["show_seconds_left"] is None
-            await hana.host("resume")
-            folder = await _first_to_act(hana, bob)
-            winner = bob if folder is hana else hana
-            request = [m for m in folder.messages if m["type"] == "action_request"][-1]
-            await act(folder, request, "fold")
-            await winner.event("hand_ended")
-            dealt = [e for e in events_of(winner, "hole_cards_dealt") if e.get("cards")]
-            mine = dealt[-1]["cards"]
-            assert (await folder.ask(type="show", table=table, cards=mine))["code"] == "illegal"
-            shown = await winner.ask(type="show", table=table, cards=mine[:1])
-            assert shown["type"] == "shown", shown
-            revealed = await watcher.event("cards_revealed")
-            assert revealed["event"]["cards"] == mine[:1]
-            bad = await winner.ask(type="show", table=table, cards=["Zz"])
-            assert bad["code"] == "bad_cards"
-            again = await watcher.ask(type="spectate", table=table, invite=invite)
-            assert 0 < again["show_seconds_left"] <= 3.0  # a reloaded page offers it too
-            hunted = await watcher.ask(type="rabbit", table=table)
-            assert hunted == {"type": "rabbit", "table": table, "dealt": True, "re": hunted["re"]}
-            rabbit = await hana.event("rabbit_hunted")
-            assert len(rabbit["event"]["board"]) == 5
-            seen = [m["event"] for m in watcher.messages if m["type"] == "event"]
-            dealt = [e for e in seen if e["type"] == "hole_cards_dealt"]
-            assert dealt and all(e["cards"] is None for e in dealt)  # never a hidden card
-        hh = await stored_history(server, table)
-        after = hh.fields["_after_the_hand"]
-        assert after[0].endswith(f"sm {mine[0]}") and after[1].startswith("d rabbit ")
-
-
-async def test_chat_is_text_rate_limited_muted_by_the_host_and_kept_for_newcomers(
-    app: tuple[PokerServer, str],
-) -> None:
-    _server, address = app
-    async with friends(address, "hana", "bob") as (table, invite, (hana, bob)):
-        markup = "<img src=x onerror=alert(1)>\u202e<b>hi</b>\n  there"
-        sent = await bob.ask(type="chat", table=table, text=markup)
-        assert sent["type"] == "chat_sent"
-        line = await hana.wait(lambda m: m["type"] == "chat")
-        assert line["name"] == "bob" and line["seat"] == 1
-        assert line["text"] == "<img src=x onerror=alert(1)><b>hi</b> there"  # as typed, as text
-        assert (await bob.ask(type="chat", table=table, text=" \n "))["code"] == "bad_chat"
-        long = await bob.ask(type="chat", table=table, text="x" * 201)
-        assert long["code"] == "bad_message"
-        for _ in range(4):
-            assert (await bob.ask(type="react", table=table, emoji="🔥"))["type"] == "chat_sent"
-        fast = await bob.ask(type="chat", table=table, text="one more")
-        assert fast["code"] == "too_fast"
-        assert (await bob.ask(type="react", table=table, emoji="x"))["code"] == "bad_message"
-        reaction = await hana.wait(lambda m: m["type"] == "reaction")
-        assert reaction["emoji"] == "🔥" and reaction["name"] == "bob"
-        assert (await bob.ask(type="host", table=table, action="mute", player="hana"))[
-            "code"
-        ] == "not_host"
-        await hana.host("mute", player="bob")
-        await asyncio.sleep(2.1)  # out of the rate limit's window is not enough for a mute
-        assert (await bob.ask(type="chat", table=table, text="hello?"))["code"] == "muted"
-        await hana.host("unmute", player="bob")
-        async with client(address, "watcher") as watcher:
-            snapshot = await watcher.ask(type="spectate", table=table, invite=invite)
-            assert [c["text"] for c in snapshot["chat"]] == [line["text"]]
-            quiet = await watcher.ask(type="chat", table=table, text="hi all")
-            assert quiet["code"] == "no_chat"
-            await hana.host("spectator_chat", on=True)
-            assert (await watcher.ask(type="chat", table=table, text="hi all"))[
-                "type"
-            ] == "chat_sent"
 
 
 CARD = r"[2-9TJQKA][cdhs]"
@@ -296,8 +506,10 @@ def cards_in(fmt: str, text: str) -> list[set[str]]:
 async def test_the_ledger_settles_up_and_the_night_exports_as_each_saw_it(
     app: tuple[PokerServer, str],
 ) -> None:
+    """End to end: the ledger and the exports are read from the database, of hands the
+    server stored."""
     server, address = app
-    async with friends(address, "hana", "bob", "cat") as (table, invite, clients):
+    async with online_friends(address, "hana", "bob", "cat") as (table, invite, clients):
         hana, bob, cat = clients
         await hana.host("chips", player="cat", amount=100)
         for c in (hana, bob):
@@ -385,81 +597,29 @@ async def check_exports(bob: Client, table: str) -> None:
 async def test_a_program_says_it_is_a_bot_and_everyone_sees_it(
     app: tuple[PokerServer, str],
 ) -> None:
+    """End to end: a player is a bot by its hello, and a house bot by the player the
+    server makes for the host's ``house_bot`` (server/hosting.py); the core's part is
+    :func:`test_bots_are_marked_as_bots_for_everyone`."""
     _server, address = app
     async with client(address, "hana") as hana, client(address) as robo:
         hello = await robo.ask(type="hello", name="robo", bot=True)
         assert hello["type"] == "welcome"
-        NAMES[hana], NAMES[robo] = "hana", "robo"
-        table, invite = await open_table(hana, **FAST)
+        table, invite = await open_table(hana)
         await hana.ask(type="sit", table=table, seat=0, buy_in=200)
-        await join(hana, robo, table, invite)
+        await join(hana, robo, "robo", table, invite)
         await hana.host("house_bot", seat=2, strategy="calling-station")
         snapshot = await hana.ask(type="spectate", table=table)
         bots = {s["name"]: s["bot"] for s in snapshot["view"]["seats"]}
         assert bots == {"hana": False, "robo": True, "bot3-calling-station": True}
 
 
-async def test_a_seat_request_outlives_a_reload(app: tuple[PokerServer, str]) -> None:
-    _server, address = app
-    async with client(address, "hana") as hana:
-        NAMES[hana] = "hana"
-        table, invite = await open_table(hana, **FAST)
-        await hana.ask(type="spectate", table=table)
-        async with client(address, "bob") as bob:
-            asked = await bob.ask(type="request_seat", table=table, invite=invite, buy_in=150)
-            assert asked["type"] == "seat_requested"
-            session = next(m for m in bob.messages if m["type"] == "welcome")["session"]
-        await hana.wait(lambda m: m["type"] == "seat_request")
-        gone = await hana.host("approve", player="bob")
-        assert gone["code"] == "not_here"
-        async with client(address, None, session=session) as back:
-            await back.ask(type="spectate", table=table, invite=invite)
-            done = await hana.host("approve", player="bob")
-            assert done["type"] == "host_done" and done["buy_in"] == 150
-            seated = await back.wait(lambda m: m["type"] == "seated")
-            assert seated["stack"] == 150
-
-
-async def test_everyone_learns_who_sits_down_and_the_host_state_keeps_the_mutes(
-    app: tuple[PokerServer, str],
-) -> None:
-    _server, address = app
-    async with friends(address, "hana", "bob") as (table, _, (hana, bob)):
-        await hana.host("house_bot", seat=4, strategy="random")
-        joined = await bob.wait(lambda m: m["type"] == "player_joined" and m["seat"] == 4)
-        assert joined["name"] == "bot5-random" and joined["bot"] is True
-        first = next(m for m in hana.messages if m["type"] == "player_joined" and m["seat"] == 1)
-        assert first["name"] == "bob" and first["bot"] is False
-        await hana.host("mute", player="bob")
-        await hana.host("spectator_chat", on=True)
-        start = len(hana.messages)
-        await hana.ask(type="spectate", table=table)  # the host's page again
-        state = await hana.wait(lambda m: m["type"] == "host_state", start)
-        assert state["muted"] == ["bob"] and state["spectator_chat"] is True
-        refused = await hana.ask(type="host", table=table, action="bomb_pot")
-        assert refused["code"] == "illegal"  # this table has no bomb pots
-
-
-async def test_a_page_resumes_a_private_table_with_its_invite(
-    app: tuple[PokerServer, str],
-) -> None:
-    _server, address = app
-    async with client(address, "hana") as hana, client(address, "olly") as olly:
-        NAMES[hana] = "hana"
-        table, invite = await open_table(hana, **FAST)
-        refused = await olly.ask(type="resume", table=table, last_seq=0)
-        assert refused["code"] == "bad_invite"
-        resumed = await olly.ask(type="resume", table=table, last_seq=0, invite=invite)
-        assert resumed["type"] == "resumed" and resumed["view"]["viewer"] is None
-
-
 async def test_a_friends_bot_joins_through_the_link_and_plays_marked_as_a_bot(
     app: tuple[PokerServer, str],
 ) -> None:
+    """End to end: the bot SDK and ``pokerroom bot run --link``, over the wire."""
     _server, address = app
     async with client(address, "hana") as hana:
-        NAMES[hana] = "hana"
-        table, invite = await open_table(hana, **FAST)
+        table, invite = await open_table(hana)
         await hana.ask(type="sit", table=table, seat=0, buy_in=200)
         await hana.autoplay()
         link = f"http://{address}/#/join/{table}/{invite}"
@@ -495,7 +655,6 @@ async def test_exports_tell_only_what_the_asker_saw_and_count_what_they_hold(
     out, and the count says so. A mixed game refuses table options it would not play."""
     server, address = app
     async with client(address, "hana") as hana, client(address, "bob") as bob:
-        NAMES[hana], NAMES[bob] = "hana", "bob"
         created = await hana.ask(type="create_table", name="kuhn", game="kuhn", private=True,
                                  seats=2, ante=1, ante_kind="per_player", small_bet=1,
                                  **FAST)  # fmt: skip
@@ -504,7 +663,7 @@ async def test_exports_tell_only_what_the_asker_saw_and_count_what_they_hold(
         hana.table = table
         buy_in = int(created["table"]["max_buy_in"])
         await hana.ask(type="sit", table=table, seat=0, buy_in=buy_in)
-        await join(hana, bob, table, invite, buy_in=buy_in)
+        await join(hana, bob, "bob", table, invite, buy_in=buy_in)
         for c in (hana, bob):
             await c.autoplay()
         async with asyncio.timeout(20):
@@ -544,7 +703,7 @@ async def test_a_public_tables_chat_goes_on_the_bus_and_a_private_ones_never(
     ):
         await hana.ask(type="spectate", table="demo")
         assert (await hana.ask(type="chat", table="demo", text="hi all"))["type"] == "chat_sent"
-        table, _ = await open_table(hana, **FAST)
+        table, _ = await open_table(hana)
         await hana.ask(type="spectate", table=table)
         assert (await hana.ask(type="chat", table=table, text="secret"))["type"] == "chat_sent"
         await hana.wait(lambda m: m["type"] == "chat" and m["text"] == "secret")

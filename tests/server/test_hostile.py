@@ -51,7 +51,8 @@ from server.bots import CallingStation, RandomBot, TightAggressive
 from server.connections import POLICY_VIOLATION, Session
 from server.store import Store
 from server.store.models import Hand, HandPlayer, LedgerEntry
-from server.tables import TableRunner
+from server.tables import Caller, TableRunner
+from server.tables.views import Views
 
 JSON = dict[str, Any]
 MESSAGE_TOO_BIG = 1009  # RFC 6455: what websockets answers a frame over max_size with
@@ -106,15 +107,16 @@ class Room:
 def record(runner: TableRunner, monkeypatch: pytest.MonkeyPatch) -> list[Published]:
     """Everything ``runner`` publishes from now on, unredacted, with its seq and time."""
     published: list[Published] = []
-    original = runner._publish
+    core = runner.core
+    original = core.publish
 
     def publish(events: list[Event]) -> None:
         now = time.monotonic()
         for i, event in enumerate(events, start=1):
-            published.append(Published(runner.seq + i, runner.table.hand_number, event, now))
+            published.append(Published(core.fanout.seq + i, core.table.hand_number, event, now))
         original(events)
 
-    monkeypatch.setattr(runner, "_publish", publish)
+    monkeypatch.setattr(core, "publish", publish)
     return published
 
 
@@ -871,7 +873,7 @@ def stood_up(seat: int) -> Callable[[Published], bool]:
 
 def chips_at(runner: TableRunner) -> int:
     """Every chip at the table: stacks, and what is in the pot of a hand being played."""
-    table = runner.table
+    table = runner.core.table
     chips = sum(table.stack(s) for s in table.occupied())
     if table.hand_in_progress and table.hand is not None:
         chips += sum(table.hand.totals)
@@ -911,7 +913,7 @@ def chips_add_up(room: Room, money: Counter[tuple[int, str]], ids: dict[int, int
     assert sum(amount for (_, reason), amount in money.items() if reason == "hand") == 0
     assert {reason for _, reason in money} <= {"buy_in", "hand", "cash_out"}
     buyers = {player_id for (player_id, reason) in money if reason == "buy_in"}
-    house = {player.id for player, _, _ in room.runner.house.values()}
+    house = {player.id for player, _, _ in room.runner.core.house.bots.values()}
     assert buyers == set(ids.values()) | house
     for player_id in house:  # house bots too: bought in (again when bust), cashed out
         assert sum(amount for (p, _), amount in money.items() if p == player_id) == 0
@@ -981,7 +983,7 @@ async def test_a_thousand_hostile_messages_leave_the_table_playing_and_every_chi
         # The server has stopped: every hand that ended is stored, and nothing else.
         runner = room.runner
         stored = await replay_stored_hands(store)
-        assert stored[db_ids["demo"]] == list(range(1, runner.hands_played + 1))
+        assert stored[db_ids["demo"]] == list(range(1, runner.core.hands_played + 1))
         assert stored.get(db_ids[lair], []) == []
         money = await ledger(store)
     seat_changes = [
@@ -1040,7 +1042,9 @@ async def test_a_flood_closes_only_the_flooding_connection(
             assert replies.keys() == {"pong", "rate_limited"}, replies
             assert replies["pong"] >= 60 and replies["rate_limited"] >= 90, replies
             assert all("re" not in m for m in flooder.messages if m["type"] == "error")
-        assert room.runner.seats[5].session is not None and player.ws.close_code is None
+        assert (
+            room.runner.core.seats.occupants[5].session is not None and player.ws.close_code is None
+        )
 
 
 async def hand_rate(room: Room, seconds: float) -> float:
@@ -1194,7 +1198,9 @@ async def test_the_lobby_answers_while_a_table_stores_a_bust(tmp_path: Path) -> 
             store_hand, storing, listed = runner.store_hand, asyncio.Event(), asyncio.Event()
 
             async def slow_store(*args: Any) -> None:  # the lobby asks while a bust is stored
-                if any(seat not in runner.table.occupied() for seat in runner.seats):
+                if any(
+                    seat not in runner.core.table.occupied() for seat in runner.core.seats.occupants
+                ):
                     storing.set()
                     await listed.wait()
                 await store_hand(*args)
@@ -1252,7 +1258,7 @@ async def test_a_spectator_and_a_player_never_see_a_hole_card_that_was_not_shown
                 # Both keep asking for snapshots and resumptions, mid-hand and between hands.
                 i += 1
                 await asyncio.sleep(0.02)
-                last = max(0, room.runner.seq - 30)
+                last = max(0, room.runner.core.fanout.seq - 30)
                 for client in (spy, player):
                     await client.send(type="spectate", table="demo", id=f"s{i}")
                     await client.send(type="resume", table="demo", last_seq=last, id=f"r{i}")
@@ -1457,14 +1463,14 @@ async def test_an_exception_serving_one_client_never_stops_the_table(
         return player is not None and player.name == "victim"
 
     if where == "command":
-        spectate = TableRunner._cmd_spectate
+        spectate = Views.spectate
 
-        def failing_spectate(self: TableRunner, session: Any) -> JSON:
-            if is_victim(session):
+        def failing_spectate(self: Views, m: Any, caller: Caller) -> JSON:
+            if is_victim(caller.session):
                 raise RuntimeError("a bug that strikes one client")
-            return spectate(self, session)
+            return spectate(self, m, caller)
 
-        monkeypatch.setattr(TableRunner, "_cmd_spectate", failing_spectate)
+        monkeypatch.setattr(Views, "spectate", failing_spectate)
     else:
         send_table = Session.send_table
 
@@ -1478,12 +1484,12 @@ async def test_an_exception_serving_one_client_never_stops_the_table(
         monkeypatch.setattr(Session, "send_table", failing_send_table)
     # A request to a table whose task has died would wait for ever (and so would the
     # connection handlers, and the server's shutdown): give up after a while instead.
-    request = TableRunner.request
+    submit = TableRunner.submit
 
-    async def impatient(self: TableRunner, name: str, session: Any, **args: Any) -> JSON:
-        return await asyncio.wait_for(request(self, name, session, **args), 2.0)
+    async def impatient(self: TableRunner, message: Any, caller: Caller) -> JSON:
+        return await asyncio.wait_for(submit(self, message, caller), 2.0)
 
-    monkeypatch.setattr(TableRunner, "request", impatient)
+    monkeypatch.setattr(TableRunner, "submit", impatient)
     outcome: list[str] = []
     with contextlib.suppress(Exception):  # the server's death shows as what it left undone
         async with (

@@ -36,7 +36,7 @@ async def test_a_player_left_alone_and_gone_stands_up_and_the_table_closes(
             # Ann's connection is gone, and nobody else ever came.
             runner = server.hosting.tables[table]
             async with asyncio.timeout(10):
-                while runner.seats:  # stood up once her grace period ran out
+                while runner.core.seats.occupants:  # stood up once her grace period ran out
                     await asyncio.sleep(0.05)
             async with asyncio.timeout(10):
                 while table in server.hosting.tables:  # then closed, as any idle table

@@ -1,139 +1,256 @@
 """Mixed games at cash tables: HORSE and 8-game rotate their games between hands, each at
 its convention's stakes from one level; dealer's choice asks the next dealer to pick, and
 goes on with the game as it was if nobody picks in time. Every change reaches the table's
-subscribers (``game_changed``) and each stored hand says its game."""
+subscribers (``game_changed``) and each stored hand says its game.
+
+The table's rules are tested on its core (:class:`tests.server.core_room.Room`, a fake
+clock, no event loop). Through a real server: a mixed table refused by name on the wire,
+an SDK bot picking, and game changes reaching a delayed spectator, the bus and the store."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 
 import engine
+from engine import history
+from server import protocol
 from server.bots import load_bot as engine_bot
 from server.bots.client import BotClient
-from server.hosting import table_config, table_json, table_mix, table_settings
+from server.hosting import check_mix_fields, table_config, table_json, table_mix, table_settings
 from server.settings import ServerSettings
 from server.store import Lease
-from server.tables import TableSettings
-from tests.server.clients import send
+from server.tables import Caller, Player, TableSettings
+from server.tables.messages import Disconnect, HouseSit
+from tests.server.clients import Inbox, send
 from tests.server.conftest import demo_server
+from tests.server.core_room import TABLE, Room
 from tests.server.test_games_server import create, hello, until_reply
 
+# -- a mixed table's core ---------------------------------------------------------------------
 
-async def messages(ws: ClientConnection, until: Any, timeout: float = 60.0) -> list[dict[str, Any]]:
-    """Messages received until ``until(message)`` is true (that one included)."""
-    seen: list[dict[str, Any]] = []
-    async with asyncio.timeout(timeout):
-        while True:
-            seen.append(json.loads(await ws.recv()))
-            if until(seen[-1]):
-                return seen
+
+class MixedRoom(Room):
+    """A :class:`Room` that also keeps the game of each hand it stores, as its history
+    says it (written and read back as PHH, as the store does)."""
+
+    def __init__(self, config: engine.TableConfig, **settings: Any) -> None:
+        super().__init__(config, **settings)
+        self.stored_games: list[str] = []
+
+    def store(self) -> None:
+        hand = self.core.table.hand
+        assert hand is not None
+        self.stored_games.append(history.load(history.dump(history.from_hand(hand))).game.key)
+        super().store()
+
+
+def mixed_room(**fields: Any) -> MixedRoom:
+    """The table a ``create_table`` with ``fields`` makes, as the server makes it
+    (:meth:`server.hosting.Hosting.create_for`)."""
+    m = protocol.parse(json.dumps({"type": "create_table", "name": "Mixed", **fields}))
+    assert isinstance(m, protocol.CreateTable)
+    check_mix_fields(m)
+    mixed = table_mix(m.model_dump())
+    assert mixed is not None
+    return MixedRoom(
+        table_config(m.model_dump(), mixed), mix=mixed[0], level=mixed[1],
+        decision_seconds=m.decision_seconds, time_bank_seconds=m.time_bank_seconds,
+    )  # fmt: skip
+
+
+def seat_house_bots(room: Room, seats: list[int], stack: int) -> None:
+    """Calling stations in ``seats``, as the server seats house bots (one message)."""
+    bots = {s: (Player(100 + s, f"bot-{s}", bot=True), engine_bot("calling-station"))
+            for s in seats}  # fmt: skip
+    room.submit(HouseSit(bots, stack), Caller(None))
+
+
+def bots_think(room: Room) -> None:
+    """House bots take the server's moment to act, so that a table of bots only waits
+    for the clock (with none, it would play hand after hand within one call)."""
+    room.core.house_think_seconds = 0.2
+
+
+def wait_until(room: Room, done: Callable[[], bool], limit: float = 3600.0) -> None:
+    """Move the clock on, a second at a time, until ``done()``."""
+    end = room.now + limit
+    while not done():
+        assert room.now < end, "the table never got there"
+        room.wait(1.0)
 
 
 def ended(message: dict[str, Any]) -> bool:
     return message["type"] == "event" and message["event"]["type"] == "hand_ended"
 
 
-async def test_horse_plays_each_game_in_turn_at_its_stakes(tmp_path: Path) -> None:
-    async with demo_server(tmp_path / "s.db", bots=0) as demo:
-        host = await hello(demo.address, "host")
-        made = await create(host, mix="horse", every=2, small_bet=20, big_bet=40, seats=4)
-        summary = made["table"]
-        table = summary["id"]
-        assert summary["mix"]["games"] == ["flhe", "flo8", "razz", "stud", "stud8"]
-        assert (summary["game"]["key"], summary["small_blind"], summary["big_blind"]) == (
-            "flhe", 10, 20,
-        )  # fmt: skip
-        runner = demo.server.hosting.tables[table]
-        await send(host, type="spectate", table=table, id="w")
-        await until_reply(host, "w")
-        house = {s: (f"bot-{s}", "calling-station") for s in range(3)}
-        await demo.server.hosting.add_house_bots(runner, house, stack=4_000)
-        seen = await messages(host, lambda m: m["type"] == "game_changed"
-                              and m["summary"]["game"]["key"] == "stud")  # fmt: skip
-        changes = [m["summary"] for m in seen if m["type"] == "game_changed"]
-        assert [c["game"]["key"] for c in changes] == ["flo8", "razz", "stud"]
-        razz = changes[1]
-        stakes = engine.stakes_for("razz", (20, 40))
-        assert {k: razz[k] for k in ("ante", "bring_in", "small_bet", "big_bet")} == {
-            k: stakes[k] for k in ("ante", "bring_in", "small_bet", "big_bet")
-        }
-        # Two hands of each game, in order, between the changes.
-        started = [m for m in seen if m["type"] in ("game_changed",) or ended(m)]
-        kinds = ["change" if m["type"] == "game_changed" else "hand" for m in started]
-        assert kinds == ["hand", "hand", "change"] * 3
-        async with asyncio.timeout(10):
-            while len(await demo.server.store.hand_ids()) < 6:
-                await asyncio.sleep(0.05)
-        first = (await demo.server.store.hand_ids())[:6]
-        games = [(await demo.server.store.hand_info(i)).history.game.key for i in first]
-        assert games == ["flhe", "flhe", "flo8", "flo8", "razz", "razz"]
-        await host.close()
+def started(message: dict[str, Any]) -> bool:
+    return message["type"] == "event" and message["event"]["type"] == "hand_started"
 
 
-async def test_dealers_choice_asks_the_next_dealer_and_plays_the_pick(tmp_path: Path) -> None:
-    async with demo_server(tmp_path / "s.db", bots=0) as demo:
-        host = await hello(demo.address, "host")
-        games = ["nlhe", "27td", "stud"]
-        made = await create(host, mix="choice", games=games, small_bet=20, seats=3)
-        table = made["table"]["id"]
-        assert made["table"]["mix"]["dealers_choice"] is True
-        runner = demo.server.hosting.tables[table]
-        await send(host, type="sit", table=table, seat=0, buy_in=2_000, wait_for_big_blind=False)
-        house = {s: (f"bot-{s}", "calling-station") for s in (1, 2)}
-        await demo.server.hosting.add_house_bots(runner, house, stack=2_000)
-        picks = 0
-        async with asyncio.timeout(60):
-            while picks < 2:
-                message = json.loads(await host.recv())
-                if message["type"] == "game_choice":
-                    assert message["seat"] == 0 and message["games"] == games
-                    await send(host, type="choose_game", table=table, game="omaha", id="bad")
-                    error = await until_reply(host, "bad")
-                    assert (
-                        error["code"] == "illegal"
-                        and "not on this table's list" in error["message"]
-                    )
-                    await send(host, type="choose_game", table=table, game="27td", id="pick")
-                    assert (await until_reply(host, "pick"))["game"] == "27td"
-                    picks += 1
-                    changed = await messages(host, lambda m: m["type"] == "game_changed"
-                                             or (m["type"] == "event"
-                                             and m["event"]["type"] == "hand_started"))  # fmt: skip
-                    if changed[-1]["type"] == "game_changed":
-                        assert changed[-1]["summary"]["game"]["key"] == "27td"
-                    assert runner.table.config.game.key == "27td"
-                elif message["type"] == "action_request":
-                    menu = message["menu"]
-                    act = ({"action": "draw", "discard": []} if menu["can_draw"] else
-                           {"action": "bring_in"} if menu["can_bring_in"] else
-                           {"action": "check" if menu["can_check"] else "call"})  # fmt: skip
-                    await send(host, type="act", table=table, action_id=f"a{message['seq']}",
-                               seq=message["seq"], **act)  # fmt: skip
-        await send(host, type="choose_game", table=table, game="stud", id="late")
-        assert (await until_reply(host, "late"))["code"] == "illegal"
-        await host.close()
+def of_type(inbox: Inbox, kind: str) -> list[dict[str, Any]]:
+    return [m for m in inbox.messages if m["type"] == kind]
 
 
-async def test_a_pick_nobody_makes_in_time_keeps_the_game(tmp_path: Path) -> None:
-    async with demo_server(tmp_path / "s.db", bots=0) as demo:
-        host = await hello(demo.address, "host")
-        made = await create(host, mix="choice", games=["razz", "5cd"], small_bet=20, seats=2,
-                            decision_seconds=0.3, time_bank_seconds=0)  # fmt: skip
-        table = made["table"]["id"]
-        runner = demo.server.hosting.tables[table]
-        await send(host, type="sit", table=table, seat=0, buy_in=2_000, wait_for_big_blind=False)
-        await demo.server.hosting.add_house_bots(runner, {1: ("bot", "calling-station")}, 2_000)
-        seen = await messages(host, lambda m: m["type"] == "event"
-                              and m["event"]["type"] == "hand_started")  # fmt: skip
-        assert any(m["type"] == "game_choice" for m in seen)
-        assert runner.table.config.game.key == "razz"  # the list's first, as it was
-        await host.close()
+def game_changed_to(inbox: Inbox, key: str) -> int | None:
+    """The index in ``inbox`` of its first ``game_changed`` to ``key``, if any."""
+    return next((i for i, m in enumerate(inbox.messages) if m["type"] == "game_changed"
+                 and m["summary"]["game"]["key"] == key), None)  # fmt: skip
+
+
+# -- the table's rules ----------------------------------------------------------------------
+
+
+def test_horse_plays_each_game_in_turn_at_its_stakes() -> None:
+    room = mixed_room(mix="horse", every=2, small_bet=20, big_bet=40, seats=4)
+    summary = room.send("host", type="spectate")["summary"]
+    assert summary["mix"]["games"] == ["flhe", "flo8", "razz", "stud", "stud8"]
+    assert (summary["game"]["key"], summary["small_blind"], summary["big_blind"]) == (
+        "flhe", 10, 20,
+    )  # fmt: skip
+    bots_think(room)
+    seat_house_bots(room, [0, 1, 2], 4_000)
+    host = room.person("host")
+    wait_until(room, lambda: game_changed_to(host, "stud") is not None)
+    stud = game_changed_to(host, "stud")
+    assert stud is not None
+    seen = host.messages[: stud + 1]
+    changes = [m for m in seen if m["type"] == "game_changed"]
+    assert [c["summary"]["game"]["key"] for c in changes] == ["flo8", "razz", "stud"]
+    # Each change is numbered with the hand it is for: two hands of each game.
+    assert [c["hand_number"] for c in changes] == [3, 5, 7]
+    razz = changes[1]["summary"]
+    stakes = engine.stakes_for("razz", (20, 40))
+    assert {k: razz[k] for k in ("ante", "bring_in", "small_bet", "big_bet")} == {
+        k: stakes[k] for k in ("ante", "bring_in", "small_bet", "big_bet")
+    }
+    # Two hands of each game, in order, between the changes.
+    kinds = ["change" if m["type"] == "game_changed" else "hand" for m in seen
+             if m["type"] == "game_changed" or ended(m)]  # fmt: skip
+    assert kinds == ["hand", "hand", "change"] * 3
+    # Each hand handed over for storing says its game.
+    assert room.stored[:6] == [1, 2, 3, 4, 5, 6]
+    assert room.stored_games[:6] == ["flhe", "flhe", "flo8", "flo8", "razz", "razz"]
+
+
+def test_dealers_choice_asks_the_next_dealer_and_plays_the_pick() -> None:
+    games = ["nlhe", "27td", "stud"]
+    room = mixed_room(mix="choice", games=games, small_bet=20, seats=3)
+    assert room.core.views.summary()["mix"]["dealers_choice"] is True
+    room.sit("host", 0, buy_in=2_000)
+    seat_house_bots(room, [1, 2], 2_000)
+    host = room.person("host")
+    picks = asked = 0
+    before: list[tuple[int | None, str]] = []  # (the button, the game) when asked
+    for _ in range(1_000):
+        if picks == 2:
+            break
+        choices = of_type(host, "game_choice")
+        if len(choices) > asked:  # asked to pick
+            asked += 1
+            assert len(choices) == asked
+            message = choices[-1]
+            assert message["seat"] == 0 and message["games"] == games
+            assert not room.core.table.hand_in_progress
+            before.append((room.core.table.button, room.core.table.config.game.key))
+            error = room.refused("host", type="choose_game", game="omaha")
+            assert error.code == "illegal" and "not on this table's list" in str(error)
+            mark = len(host.messages)
+            assert room.send("host", type="choose_game", game="27td")["game"] == "27td"
+            picks += 1
+            after = host.messages[mark:]
+            first = next(i for i, m in enumerate(after) if started(m))
+            changed = [m for m in after[:first] if m["type"] == "game_changed"]
+            assert [m["summary"]["game"]["key"] for m in changed] == ["27td"]
+            assert room.core.table.config.game.key == "27td"
+            assert room.core.table.button == 0  # the chooser deals the game picked
+        elif room.to_act() == "host":
+            menu = room.request("host")["menu"]
+            if menu["can_draw"]:
+                room.act("host", "draw", discard=[])
+            elif menu["can_bring_in"]:
+                room.act("host", "bring_in")
+            else:
+                room.act("host", "check" if menu["can_check"] else "call")
+        else:  # a house bot's action is due
+            assert room.core.deadline() == room.now
+            room.wait(0)
+    assert picks == 2
+    # The next dealer picks: the first seat before any button, then the seat the button
+    # moves to (from seat 2). In between the house bots picked, each the game after the
+    # current one on the list (27td, stud, then nlhe): each pick changed the game.
+    assert before == [(None, "nlhe"), (2, "nlhe")]
+    error = room.refused("host", type="choose_game", game="stud")
+    assert error.code == "illegal"
+
+
+def test_a_pick_nobody_makes_in_time_keeps_the_game() -> None:
+    room = mixed_room(mix="choice", games=["razz", "5cd"], small_bet=20, seats=2,
+                      decision_seconds=0.3, time_bank_seconds=0)  # fmt: skip
+    room.sit("host", 0, buy_in=2_000)
+    seat_house_bots(room, [1], 2_000)
+    host = room.person("host")
+    assert [m["seconds"] for m in of_type(host, "game_choice")] == [0.3]
+    room.wait(0.2)
+    assert room.core.table.hand_number == 0  # still waiting for the pick
+    room.wait(0.2)
+    assert room.core.table.hand_number == 1 and host.events("hand_started")
+    assert room.core.table.config.game.key == "razz"  # the list's first, as it was
+    assert of_type(host, "game_changed") == []
+    assert len(of_type(host, "game_choice")) == 1
+
+
+def test_everyone_hears_who_chooses_and_a_chooser_back_is_asked_again() -> None:
+    room = mixed_room(mix="choice", games=["razz", "5cd"], small_bet=20, seats=2,
+                      decision_seconds=5)  # fmt: skip
+    room.send("watcher", type="spectate")
+    room.sit("dealer", 0, buy_in=2_000)
+    seat_house_bots(room, [1], 2_000)
+    dealer, watcher = room.person("dealer"), room.person("watcher")
+    [asked] = of_type(dealer, "game_choice")
+    [told] = of_type(watcher, "game_choosing")
+    assert (told["seat"], told["seconds"]) == (asked["seat"], 5)
+    assert asked["seconds"] == 5
+    assert of_type(dealer, "game_choosing") == []  # the chooser is asked, not told
+    last_seq = room.core.fanout.seq
+    room.submit(Disconnect(), room.caller("dealer"))
+    room.wait(1.5)
+    again = Inbox()
+    back = Caller(again, room.player("dealer"), "10.0.0.9")
+    resume = protocol.parse(json.dumps({"type": "resume", "table": TABLE, "last_seq": last_seq}))
+    assert room.submit(resume, back)["type"] == "resumed"  # type: ignore[arg-type]
+    [reasked] = of_type(again, "game_choice")
+    assert reasked["games"] == ["razz", "5cd"] and reasked["seconds"] == 3.5
+    pick = protocol.parse(json.dumps({"type": "choose_game", "table": TABLE, "game": "5cd"}))
+    assert room.submit(pick, back)["type"] == "game_chosen"  # type: ignore[arg-type]
+    assert room.core.table.config.game.key == "5cd"
+    assert game_changed_to(watcher, "5cd") is not None
+
+
+def test_game_changes_come_in_their_place() -> None:
+    room = mixed_room(mix="horse", every=1, small_bet=20, seats=3)
+    room.send("host", type="spectate")
+    bots_think(room)
+    seat_house_bots(room, [0, 1, 2], 4_000)
+    host = room.person("host")
+    wait_until(room, lambda: game_changed_to(host, "razz") is not None)
+    # Hand n's change comes after hand n - 1 has ended, before hand n's commitment.
+    order = [(m["type"], m["hand_number"]) for m in host.messages
+             if m["type"] in ("game_changed", "deck_commitment") or ended(m)]  # fmt: skip
+    assert order[:7] == [("deck_commitment", 1), ("event", 1), ("game_changed", 2),
+                         ("deck_commitment", 2), ("event", 2), ("game_changed", 3),
+                         ("deck_commitment", 3)]  # fmt: skip
+    changes = of_type(host, "game_changed")
+    assert [c["summary"]["game"]["key"] for c in changes][:2] == ["flo8", "razz"]
+
+
+# -- stored and taken over ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -154,6 +271,19 @@ def test_a_mixed_table_is_stored_and_taken_over_as_it_was(fields: dict[str, Any]
     lease = Lease(1, "m", table_json(settings), last_hand_number=0, voided=None, refunds={})
     again = table_settings(lease, ServerSettings())
     assert (again.mix, again.level, again.config) == (settings.mix, settings.level, settings.config)
+
+
+# -- end to end: the wire, the SDK, a delayed spectator, the bus and the store ---------------
+
+
+async def messages(ws: ClientConnection, until: Any, timeout: float = 60.0) -> list[dict[str, Any]]:
+    """Messages received until ``until(message)`` is true (that one included)."""
+    seen: list[dict[str, Any]] = []
+    async with asyncio.timeout(timeout):
+        while True:
+            seen.append(json.loads(await ws.recv()))
+            if until(seen[-1]):
+                return seen
 
 
 @pytest.mark.parametrize(
@@ -198,7 +328,7 @@ class Picker:
 
     def act(self, view: engine.TableView, menu: engine.ActionMenu) -> engine.Action:
         self.games.add(view.config.game.key)
-        truth = self.runner.table.view(menu.seat)
+        truth = self.runner.core.table.view(menu.seat)
         if (view.config.game, view.street, view.board) != (truth.config.game, truth.street,
                                                            truth.board):  # fmt: skip
             self.mismatches += 1
@@ -226,50 +356,7 @@ async def test_an_sdk_bot_picks_at_dealers_choice_and_follows_each_game(tmp_path
         await host.close()
 
 
-async def test_everyone_hears_who_chooses_and_a_chooser_back_is_asked_again(
-    tmp_path: Path,
-) -> None:
-    async with demo_server(tmp_path / "s.db", bots=0) as demo:
-        chooser = await connect(f"ws://{demo.address}/ws")
-        await send(chooser, type="hello", name="dealer")
-        session = (await until_reply_type(chooser, "welcome"))["session"]
-        made = await create(chooser, mix="choice", games=["razz", "5cd"], small_bet=20, seats=2,
-                            decision_seconds=5)  # fmt: skip
-        table = made["table"]["id"]
-        watcher = await hello(demo.address, "watcher")
-        await send(watcher, type="spectate", table=table, id="w")
-        await until_reply(watcher, "w")
-        await send(chooser, type="sit", table=table, seat=0, buy_in=2_000,
-                   wait_for_big_blind=False)  # fmt: skip
-        runner = demo.server.hosting.tables[table]
-        await demo.server.hosting.add_house_bots(runner, {1: ("bot", "calling-station")}, 2_000)
-        asked = await until_reply_type(chooser, "game_choice")
-        told = await until_reply_type(watcher, "game_choosing")
-        assert (told["seat"], told["seconds"]) == (asked["seat"], 5)
-        last_seq = runner.seq
-        await chooser.close()
-        again = await connect(f"ws://{demo.address}/ws")
-        await send(again, type="hello", session=session)
-        await until_reply_type(again, "welcome")
-        await send(again, type="resume", table=table, last_seq=last_seq)
-        await until_reply_type(again, "resumed")
-        reasked = await until_reply_type(again, "game_choice")
-        assert reasked["games"] == ["razz", "5cd"] and 0 < reasked["seconds"] < 5
-        await send(again, type="choose_game", table=table, game="5cd", id="p")
-        assert (await until_reply(again, "p"))["type"] == "game_chosen"
-        await again.close()
-        await watcher.close()
-
-
-async def until_reply_type(ws: ClientConnection, kind: str) -> dict[str, Any]:
-    async with asyncio.timeout(10):
-        while True:
-            message = json.loads(await ws.recv())
-            if message["type"] == kind:
-                return message  # type: ignore[no-any-return]
-
-
-async def test_game_changes_come_in_their_place_for_a_delayed_spectator_and_on_the_bus(
+async def test_game_changes_come_in_their_place_for_a_delayed_spectator_on_the_bus_and_stored(
     tmp_path: Path,
 ) -> None:
     async with demo_server(tmp_path / "s.db", bots=0) as demo:
@@ -288,10 +375,16 @@ async def test_game_changes_come_in_their_place_for_a_delayed_spectator_and_on_t
             published = [queue.get_nowait()[1] for _ in range(queue.qsize())]
         # Hand n's change comes after hand n - 1 has ended, before hand n starts.
         order = [(m["type"], m["hand_number"]) for m in seen
-                 if m["type"] in ("game_changed", "deck_commitment")
-                 or (m["type"] == "event" and m["event"]["type"] == "hand_ended")]  # fmt: skip
+                 if m["type"] in ("game_changed", "deck_commitment") or ended(m)]  # fmt: skip
         assert order[:5] == [("deck_commitment", 1), ("event", 1), ("game_changed", 2),
                              ("deck_commitment", 2), ("event", 2)]  # fmt: skip
         changes = [json.loads(p) for p in published if b'"type":"game_changed"' in p]
         assert [c["summary"]["game"]["key"] for c in changes][:2] == ["flo8", "razz"]
+        # Each stored hand says its game.
+        store = demo.server.store
+        async with asyncio.timeout(10):
+            while len(await store.hand_ids()) < 2:
+                await asyncio.sleep(0.05)
+        first = (await store.hand_ids())[:2]
+        assert [(await store.hand_info(i)).history.game.key for i in first] == ["flhe", "flo8"]
         await host.close()

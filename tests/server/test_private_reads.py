@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from server.app import PokerServer
-from tests.server.test_private_tables import Client, client, home_game
+from tests.server.test_private_tables import Client, client, wire_home_game
 
 TIMEOUT = 20.0
 PRIVATE_NAMES = ("hana", "bob")
@@ -65,7 +65,7 @@ async def played(
     """A home game of hana (its host) and bob that has played ``hands`` hands, then
     ``then`` (a host action): its table, invite, the two clients, the stored hands' ids."""
     server, address = app
-    async with home_game(address, *PRIVATE_NAMES) as (table, invite, (host, bob)):
+    async with wire_home_game(address, *PRIVATE_NAMES) as (table, invite, (host, bob)):
         await host.autoplay()
         await bob.autoplay()
         ids = await stored_hands(server, table, hands)

@@ -342,7 +342,7 @@ def fixed_shuffle(table: str, hand_number: int) -> Shuffle:
 def seeded_runner(*args: Any, **kwargs: Any) -> TableRunner:
     """A table whose seeds are :func:`fixed_shuffle`'s, from before its first hand."""
     runner = TableRunner(*args, **kwargs)
-    runner.new_shuffle = fixed_shuffle
+    runner.core.new_shuffle = fixed_shuffle
     return runner
 
 
@@ -628,7 +628,7 @@ async def busy_server(tmp_path: Path) -> AsyncIterator[Busy]:
                 busy.seeds.add(shuffle.seed.hex())
                 return shuffle
 
-            runner.new_shuffle = recorded  # before anyone sits: no hand has started
+            runner.core.new_shuffle = recorded  # before anyone sits: no hand has started
             kinds = ("random", "calling-station", "tight-aggressive", "random")
             bots = {seat: (f"house-{seat}", load_bot(kind)) for seat, kind in enumerate(kinds)}
             await app.hosting.add_house_bots(runner, bots, stack=2_000)

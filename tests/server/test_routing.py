@@ -7,7 +7,10 @@ import re
 import typing
 from pathlib import Path
 
+from engine import TableConfig
 from server import app, protocol, routing
+from server.tables import TableCore, TableSettings
+from server.tables.messages import TableMessage
 
 DOC = Path(__file__).parents[2] / "docs" / "protocol.md"
 
@@ -37,4 +40,25 @@ def test_each_handler_takes_the_message_it_is_routed() -> None:
     for model, handler in routing.ROUTES.items():
         hints = typing.get_type_hints(handler, vars(protocol) | vars(routing) | vars(app))
         params = list(inspect.signature(handler).parameters)
+        if handler is routing._table:  # a table's message: the table routes it by type
+            continue
         assert hints[params[-1]] is model, (handler.__name__, model.__name__)
+
+
+def test_every_message_a_table_takes_reaches_one_part_of_it() -> None:
+    """What routing hands a table (``_table`` and ``submit``) is in the table's messages,
+    and the table core has a route for each of its messages: no name to misspell."""
+    core = TableCore(TableSettings("t", "T", TableConfig(small_blind=1, big_blind=2)), 0.0)
+    messages = set(typing.get_args(TableMessage))
+    assert set(core.routes) == messages
+    for model, handler in routing.ROUTES.items():
+        if handler is routing._table:
+            assert model in messages, model.__name__
+
+
+def test_every_host_action_has_one_control() -> None:
+    """The host's controls are a table keyed by the wire's action, every one of them
+    (``house_bot`` comes with its bot, as AddHouseBot)."""
+    core = TableCore(TableSettings("t", "T", TableConfig(small_blind=1, big_blind=2)), 0.0)
+    (actions,) = [typing.get_args(protocol.Host.model_fields["action"].annotation)]
+    assert set(core.host.controls) | {"house_bot"} == set(actions)

@@ -13,8 +13,8 @@ import pytest
 
 from engine import GAMES
 from server.bots import RandomBot
-from server.tables import Player, TableRunner, TableSettings
-from tests.server.clients import Inbox, running
+from server.tables import Caller, HouseSit, Player, TableRunner, TableSettings
+from tests.server.clients import Inbox, running, spectate
 from tests.server.test_strategies import game_config
 
 DECISIONS = ("action_taken", "cards_drawn")
@@ -42,8 +42,8 @@ async def _watch(key: str, hands: int) -> Batches:
     spectator = Batches()
     bots = {s: (Player(s + 1, f"bot-{s}", bot=True), RandomBot(s)) for s in range(config.seats)}
     async with running(runner):
-        await runner.request("spectate", spectator)
-        await runner.request("house_sit", None, bots=bots, stack=config.max_buy_in)
+        await spectate(runner, spectator)
+        await runner.submit(HouseSit(bots, config.max_buy_in), Caller(None))
         async with asyncio.timeout(30):
             while len(spectator.events("hand_ended")) < hands:
                 await asyncio.sleep(0.01)

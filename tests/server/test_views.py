@@ -14,7 +14,7 @@ from engine import TableConfig
 from server.app import PokerServer
 from server.tables import Player, TableRunner, TableSettings
 from tests.helpers import ask
-from tests.server.clients import SESSIONS, Inbox, running, seated, send, until
+from tests.server.clients import SESSIONS, Inbox, running, seated, send, sit, spectate, until
 from tests.server.conftest import demo_server
 
 
@@ -84,7 +84,7 @@ async def test_resume_takes_a_bounded_seq_and_one_ahead_of_the_table_is_incomple
 async def test_the_lobby_gives_each_tables_average_pot_and_hands_an_hour(tmp_path: Path) -> None:
     async with demo_server(tmp_path / "lobby.db", seats=3, bots=3) as demo:
         async with asyncio.timeout(20):
-            while demo.runner.hands_played < 4:
+            while demo.runner.core.hands_played < 4:
                 await asyncio.sleep(0.01)
         summary = demo.runner.summary()  # no await since: hands_played is what it counts
         played = summary["hands_played"]
@@ -103,10 +103,10 @@ async def test_each_seat_sees_its_own_hole_cards_and_a_spectator_none() -> None:
     runner = TableRunner(TableSettings("t", "T", TableConfig(small_blind=1, big_blind=2, seats=2)))
     seated_inboxes, spectator = [Inbox(), Inbox()], Inbox()
     async with running(runner):
-        await runner.request("spectate", spectator)
+        await spectate(runner, spectator)
         for seat, inbox in enumerate(seated_inboxes):
             player = Player(seat + 1, f"p{seat}")
-            await runner.request("sit", inbox, player=player, seat=seat, buy_in=100, wait=False)
+            await sit(runner, inbox, player, seat)
         async with asyncio.timeout(5):  # until the hand is dealt, and everyone told
             while any(len(i.events("hole_cards_dealt")) < 2 for i in [*seated_inboxes, spectator]):
                 await asyncio.sleep(0.01)

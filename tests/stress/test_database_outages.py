@@ -70,7 +70,7 @@ async def serving(url: str, px: Proxy) -> AsyncIterator[tuple[PokerServer, str]]
 
 
 def hands_played(server: PokerServer) -> int:
-    return sum(runner.hands_played for runner in server.hosting.tables.values())
+    return sum(runner.core.hands_played for runner in server.hosting.tables.values())
 
 
 def all_playing(server: PokerServer) -> None:

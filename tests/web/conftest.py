@@ -122,7 +122,7 @@ class LiveServer:
 
     def call(self, fn: Callable[[], T], timeout: float = SERVER_TIMEOUT) -> T:
         """Call ``fn()`` on the server's loop (where the tables' state may be read
-        safely), e.g. ``live.call(lambda: live.runner.table.hand_number)``."""
+        safely), e.g. ``live.call(lambda: live.runner.core.table.hand_number)``."""
 
         async def call() -> T:
             return fn()

@@ -50,7 +50,7 @@ def test_a_name_with_an_override_leaves_the_join_sentence_in_order(
     asked = protocol.CreateTable.model_construct(**{**valid.model_dump(), "name": TURNED})
     runner = live.run(live.server.hosting.create_for(host, "127.0.0.1", asked))
     assert runner.settings.name == TURNED
-    page.goto(f"{live.url}#/join/{runner.settings.table_id}/{runner.invite}")
+    page.goto(f"{live.url}#/join/{runner.settings.table_id}/{runner.core.host.invite}")
     about = page.get_by_test_id("join-table")
     expect(about).to_contain_text("The host lets you in.")
     expect(about.locator("bdi")).to_have_text(TURNED)

@@ -116,7 +116,7 @@ def test_the_lobby_lists_tables_and_creates_one(stations: LiveServer, page: Page
     expect(row).to_contain_text("Demo")
     expect(row).to_contain_text("50/100")
     expect(row).to_contain_text("3/4")  # three house bots at four seats
-    stations.wait_until(lambda: stations.runner.hands_played >= 2)
+    stations.wait_until(lambda: stations.runner.core.hands_played >= 2)
     page.reload()  # the bots have played: the lobby has their average pot and hands an hour
     cells = page.locator("tr[data-table=demo] td")
     expect(cells.nth(1)).to_have_text("No-limit Texas hold'em")  # the game, then stakes
@@ -178,7 +178,7 @@ def test_raising_with_the_slider_presets_acts_for_that_amount(
     low, high = int(amount.get_attribute("min") or 0), int(amount.get_attribute("max") or 0)
 
     def owed() -> tuple[int, int, int]:
-        table = stations.runner.table
+        table = stations.runner.core.table
         menu = table.legal_actions(ME)
         assert menu is not None
         seats = table.view(None).seats
@@ -217,7 +217,7 @@ def test_the_page_reconnects_after_the_server_drops_it_and_plays_on(
     expect(page.get_by_test_id("status")).to_have_text("alice (guest)", timeout=10_000)
     # The seat is still ours, on the new connection: we are asked, and act, again.
     play_hands(page, stations, 2, lambda: None)
-    seat = stations.call(lambda: stations.runner.seats[ME].player.name)
+    seat = stations.call(lambda: stations.runner.core.seats.occupants[ME].player.name)
     assert seat == "alice"
     expect(page.get_by_test_id(f"seat-{ME}")).to_contain_text("alice")
 
@@ -240,10 +240,10 @@ def test_the_table_fits_a_phone_and_a_player_sits_out_and_back_in(
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
     screenshot(page, "table-phone")
     page.get_by_test_id("sit-out").click()
-    stations.wait_until(lambda: stations.runner.table.is_sitting_out(ME), timeout=10)
+    stations.wait_until(lambda: stations.runner.core.table.is_sitting_out(ME), timeout=10)
     expect(page.get_by_test_id(f"seat-{ME}")).to_contain_text("sitting out", timeout=10_000)
     page.get_by_test_id("sit-in").click()
-    stations.wait_until(lambda: not stations.runner.table.is_sitting_out(ME), timeout=10)
+    stations.wait_until(lambda: not stations.runner.core.table.is_sitting_out(ME), timeout=10)
     expect(page.get_by_test_id(f"seat-{ME}")).not_to_contain_text("sitting out")
 
 

@@ -27,7 +27,7 @@ def test_players_are_told_while_the_table_waits_for_its_database(
         expect(desk.get_by_test_id("room")).to_be_visible()
         hands = hand_number(live)
         live.wait_until(
-            lambda: live.runner.table.hand_number > hands, timeout=20
+            lambda: live.runner.core.table.hand_number > hands, timeout=20
         )  # bots are dealing
         banner = desk.get_by_test_id("table-waiting")
         expect(banner).to_have_count(0)
@@ -57,14 +57,14 @@ def test_players_are_told_while_the_table_waits_for_its_database(
         # The hand is stored, the table deals on, and both pages say nothing more of it.
         expect(banner).to_have_count(0, timeout=15_000)
         expect(phone.get_by_test_id("table-waiting")).to_have_count(0)
-        live.wait_until(lambda: live.runner.table.hand_number > waiting_at, timeout=20)
+        live.wait_until(lambda: live.runner.core.table.hand_number > waiting_at, timeout=20)
         stored = live.run(live.server.store.list_hands(table=live.table_id, limit=1000))
         assert len(stored) >= waiting_at  # the hand that waited was stored, once
         assert len({h.hand_number for h in stored}) == len(stored)
 
 
 def hand_number(live: LiveServer) -> int:
-    return live.call(lambda: live.runner.table.hand_number)
+    return live.call(lambda: live.runner.core.table.hand_number)
 
 
 def inside_viewport(page: Page, locator: Locator) -> None:

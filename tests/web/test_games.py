@@ -133,7 +133,7 @@ def sit(page: Page, live: LiveServer, name: str = "alice") -> None:
     expect(page.get_by_test_id("me")).to_have_text(name)
     row = page.locator("tr[data-table=demo]")
     row.locator("input[name=buy_in]").fill(
-        str(live.call(lambda: live.runner.table.config.max_buy_in))
+        str(live.call(lambda: live.runner.core.table.config.max_buy_in))
     )
     row.get_by_test_id("sit").click()
     expect(page.get_by_test_id("room")).to_be_visible()
@@ -157,7 +157,7 @@ def play_hand(
     check or call. Returns the hand's number."""
     turn = page.get_by_test_id("your-turn")
     expect(turn).to_be_visible(timeout=10_000)
-    hand = live.call(lambda: live.runner.table.hand_number)
+    hand = live.call(lambda: live.runner.core.table.hand_number)
     answered = 0
     while True:
         # Wait for a request we have not answered (the next may come at once, drawn in
@@ -223,7 +223,7 @@ def test_the_lobby_shows_the_game_and_creates_a_table_of_stud(
     form.get_by_role("button", name="Create").click()
     expect(page).to_have_url(re.compile(r"#/table/stud-night$"))
     expect(page.get_by_test_id("game")).to_have_text("Seven-card stud · 40/80, ante 5, bring-in 10")
-    made = live.call(lambda: live.server.hosting.tables["stud-night"].table.config)
+    made = live.call(lambda: live.server.hosting.tables["stud-night"].core.table.config)
     assert (made.game.key, made.ante, made.bring_in, made.small_bet, made.big_bet) == (
         "stud",
         5,
@@ -322,7 +322,7 @@ def test_stud_up_cards_are_public_and_down_cards_the_owners_only(
     def spectator_sees_every_up_card() -> None:
         """Each seat's up cards as the table shows them to everyone, its down cards as
         backs."""
-        public = live.call(lambda: live.runner.table.view(None))
+        public = live.call(lambda: live.runner.core.table.view(None))
         ups = {s.seat: [str(c) for c in s.up_cards] for s in public.seats if not s.folded}
         assert len(ups) == 5, ups
         for seat, cards in ups.items():
@@ -394,7 +394,7 @@ def test_a_draw_picks_cards_then_discards_them_and_the_others_see_how_many(
         drew.append(chosen)
         return True
 
-    live_hand = live.call(lambda: live.runner.table.hand_number)
+    live_hand = live.call(lambda: live.runner.core.table.hand_number)
 
     def after_draw(turn: Locator) -> bool:
         acted = on_turn(turn)

@@ -37,7 +37,7 @@ from playwright.sync_api import Page, ViewportSize, WebSocket, expect
 
 from engine.history import HandHistory
 from server.fairness import HandIdentity, Shuffle
-from server.tables import TableRunner
+from server.tables import TableCore
 from tests.web.conftest import SCREENSHOTS, LiveServer, PageLog, serve_in_thread
 from tests.web.test_private_table import FACE_UP, ask_for_a_seat, my_cards, play_until, sign_in
 from tests.web.test_settle import downloaded_ledger
@@ -73,7 +73,7 @@ def test_a_home_game_from_the_link_to_settling_up(
     link = host_a_game(hana)
     hana.get_by_test_id("host-pause").click()
     expect(hana.get_by_test_id("host-resume")).to_be_visible()
-    table: TableRunner = live.call(lambda: live.server.hosting.tables["friday"])
+    table: TableCore = live.call(lambda: live.server.hosting.tables["friday"].core)
     live.call(lambda: setattr(table, "new_shuffle", fixed_deck))
     sam.goto(link)  # a spectator: the link, then the table's page (the invite is kept)
     expect(sam.get_by_test_id("join-table")).to_contain_text("Friday: ")
@@ -91,7 +91,7 @@ def test_a_home_game_from_the_link_to_settling_up(
     requests.locator("li[data-player=eve]").get_by_test_id("reject").click()
     expect(eve.get_by_test_id("table-error")).to_contain_text("The host said no")
     expect(hana.get_by_text("No one is asking for a seat.")).to_be_visible()
-    assert live.call(lambda: {n: s.player.name for n, s in table.seats.items()}) == {
+    assert live.call(lambda: {n: s.player.name for n, s in table.seats.occupants.items()}) == {
         n: name for name, n in SEATS.items()
     }
     for name, page in (("bob", bob), ("cy", cy), ("dan", dan)):
@@ -131,7 +131,7 @@ def host_a_game(hana: Page) -> str:
 
 def hand_1_chips_wait_for_the_next_hand(
     live: LiveServer,
-    table: TableRunner,
+    table: TableCore,
     players: dict[str, Page],
     sam: Page,
     frames: list[str | bytes],
@@ -176,7 +176,7 @@ def hand_1_chips_wait_for_the_next_hand(
 
 
 def hand_2_a_reload_keeps_the_seat_and_cards(
-    live: LiveServer, table: TableRunner, cy: Page, pages: list[Page]
+    live: LiveServer, table: TableCore, cy: Page, pages: list[Page]
 ) -> None:
     me = SEATS["cy"]
     mine = cy.get_by_test_id(f"cards-{me}").locator(FACE_UP)
@@ -188,7 +188,10 @@ def hand_2_a_reload_keeps_the_seat_and_cards(
     expect(mine).to_have_count(2)
     assert my_cards(cy, me) == before
     expect(cy.get_by_test_id(f"seat-{me}")).to_have_class(re.compile(r"\bmine\b"))
-    assert live.call(lambda: (table.table.hand_number, table.seats[me].player.name)) == (2, "cy")
+    assert live.call(lambda: (table.table.hand_number, table.seats.occupants[me].player.name)) == (
+        2,
+        "cy",
+    )
     play_until(pages, hand_dealt(live, table, 3))
     # bob had the button in hand 2, not the gun: nobody straddled.
     second, first = stored_hand(live, 2), stored_hand(live, 1)
@@ -197,7 +200,7 @@ def hand_2_a_reload_keeps_the_seat_and_cards(
 
 
 def hand_3_bob_straddles(
-    live: LiveServer, table: TableRunner, hana: Page, sam: Page, pages: list[Page]
+    live: LiveServer, table: TableCore, hana: Page, sam: Page, pages: list[Page]
 ) -> None:
     bob = SEATS["bob"]
     expect(sam.get_by_test_id("log")).to_contain_text("bob posts a straddle of 4")
@@ -221,7 +224,7 @@ def hand_3_bob_straddles(
 
 
 def hand_4_run_twice(
-    live: LiveServer, table: TableRunner, players: dict[str, Page], sam: Page
+    live: LiveServer, table: TableCore, players: dict[str, Page], sam: Page
 ) -> None:
     hana, cy = players["hana"], players["cy"]
     hana.get_by_test_id("host-resume").click()
@@ -292,8 +295,8 @@ def stored_with_two_runs(live: LiveServer, halves: list[int]) -> None:
     assert fourth.finishing["dan"] == fourth.starting["dan"] - cy_start + halves[1]
 
 
-def settle_up(live: LiveServer, table: TableRunner, hana: Page) -> None:
-    live.wait_until(lambda: not table.table.hand_in_progress and not table.pending_ledger)
+def settle_up(live: LiveServer, table: TableCore, hana: Page) -> None:
+    live.wait_until(lambda: not table.table.hand_in_progress and not table.ledger_unrecorded)
     stacks = live.call(lambda: {name: table.table.stack(n) for name, n in SEATS.items()})
     assert sum(stacks.values()) == 400 + 200 + 150 + 300 + 100  # every chip bought is there
     hana.get_by_test_id("settle-up").click()
@@ -407,7 +410,7 @@ def watched(frames: list[str | bytes], holes: dict[int, set[str]]) -> Watched:
 # -- helpers -------------------------------------------------------------------------------
 
 
-def hand_dealt(live: LiveServer, table: TableRunner, number: int) -> Callable[[], bool]:
+def hand_dealt(live: LiveServer, table: TableCore, number: int) -> Callable[[], bool]:
     """Whether hand ``number`` is being played."""
     return lambda: live.call(
         lambda: table.table.hand_number == number and table.table.hand_in_progress

@@ -59,7 +59,7 @@ def sit_and_fill(page: Page, live: LiveServer, table: str, bots: int) -> int:
     page.wait_for_function("() => window.pokerroom.table?.mySeat()")
     me = int(page.evaluate("() => window.pokerroom.table.mySeat().seat"))
     runner = live.call(lambda: live.server.hosting.tables[table])
-    free = [s for s in range(runner.table.config.seats) if s != me][:bots]
+    free = [s for s in range(runner.core.table.config.seats) if s != me][:bots]
     house = {s: (f"house-{s + 1}", Steady()) for s in free}
     live.run(live.server.hosting.add_house_bots(runner, house, stack=10_000))
     return me
@@ -139,9 +139,9 @@ def test_a_horse_table_changes_game_every_hand_and_the_page_follows(
     expect(spectator.get_by_test_id("mix")).to_have_text("HORSE · Razz · last hand, then Stud")
     theirs = spectator.get_by_test_id(f"cards-{me}")
     expect(theirs.locator(".card.back.down")).to_have_count(2)
-    assert live.call(lambda: live.server.hosting.tables["horse-night"].table.config.game.key) == (
-        "razz"
-    )
+    assert live.call(
+        lambda: live.server.hosting.tables["horse-night"].core.table.config.game.key
+    ) == ("razz")
     both_widths(page, "mixed-horse-razz")
     both_widths(spectator, "mixed-horse-spectator")
     PageLog.of(page).assert_clean(live.url)
@@ -214,7 +214,8 @@ def test_dealers_choice_the_dealer_picks_in_the_picker_and_the_next_hand_plays_i
              and m["event"]["type"] == "hand_started"]  # fmt: skip
     assert (
         hands
-        and live.call(lambda: live.server.hosting.tables["choice"].table.config.game.key) == "27td"
+        and live.call(lambda: live.server.hosting.tables["choice"].core.table.config.game.key)
+        == "27td"
     )
     both_widths(page, "mixed-dealers-choice-draw")
     PageLog.of(page).assert_clean(live.url)

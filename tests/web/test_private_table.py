@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from server.tables import TableRunner
+from server.tables import TableCore
 from tests.web.conftest import LiveServer, PageLog, screenshot
 
 FACE_UP = "[data-card]:not([data-card=hidden])"
@@ -50,8 +50,8 @@ def ask_for_a_seat(page: Page, link: str, name: str, buy_in: int, seat: int | No
     expect(page.get_by_test_id("table-error")).to_contain_text("Waiting for the host")
 
 
-def runner(live: LiveServer) -> TableRunner:
-    return live.call(lambda: live.server.hosting.tables["friday"])
+def runner(live: LiveServer) -> TableCore:
+    return live.call(lambda: live.server.hosting.tables["friday"].core)
 
 
 def play_until(pages: list[Page], done: Callable[[], bool], timeout: float = 30.0) -> None:
@@ -72,7 +72,7 @@ def play_until(pages: list[Page], done: Callable[[], bool], timeout: float = 30.
         time.sleep(0.05)
 
 
-def final_stack(table: TableRunner, seat: int) -> int:
+def final_stack(table: TableCore, seat: int) -> int:
     """What ``seat`` had when the last hand ended."""
     hand = table.table.hand
     assert hand is not None
@@ -107,7 +107,7 @@ def test_a_home_game_from_the_invite_to_a_reload(
     expect(dan.get_by_test_id("table-error")).to_contain_text("said no")
     expect(bob.get_by_test_id("your-turn").or_(bob.get_by_test_id("room"))).to_be_visible()
     table = runner(live)
-    seats = live.call(lambda: {s.player.name: n for n, s in table.seats.items()})
+    seats = live.call(lambda: {s.player.name: n for n, s in table.seats.occupants.items()})
     assert set(seats) == {"hana", "bob", "cy"}
     assert live.call(lambda: table.table.stack(seats["cy"])) == 150
 
@@ -124,7 +124,13 @@ def test_a_home_game_from_the_invite_to_a_reload(
     play_until(
         pages,
         lambda: (
-            not live.call(lambda: table.queued_chips or table.in_show_pause or table.pending_ledger)
+            not live.call(
+                lambda: (
+                    table.host.queued_chips
+                    or table.options.pause_ends is not None
+                    or table.ledger_unrecorded
+                )
+            )
         ),
     )
     stack = live.call(lambda: table.table.stack(seats["bob"]))
@@ -177,8 +183,8 @@ def test_an_asker_picks_a_seat_far_from_the_others_and_the_host_sees_it_at_once(
     alert.get_by_test_id("alert-approve").click()
     expect(alert).to_have_count(0)
     table = runner(live)
-    live.wait_until(lambda: 4 in table.seats)
-    assert live.call(lambda: table.seats[4].player.name) == "bob"
+    live.wait_until(lambda: 4 in table.seats.occupants)
+    assert live.call(lambda: table.seats.occupants[4].player.name) == "bob"
     # The next asker is offered the seat farthest from both: seat 3 (two from each).
     ask_for_a_seat(cy, link, "cy", 150)
     expect(alert).to_contain_text("cy (150, seat 3)")
@@ -188,7 +194,7 @@ def test_an_asker_picks_a_seat_far_from_the_others_and_the_host_sees_it_at_once(
         PageLog.of(page).assert_clean(live.url)
 
 
-def screenshots_of_the_host(live: LiveServer, hana: Page, table: TableRunner) -> None:
+def screenshots_of_the_host(live: LiveServer, hana: Page, table: TableCore) -> None:
     """The host's screen mid-hand, on a laptop and on a phone (docs/home-games.md)."""
     live.wait_until(lambda: table.table.hand_in_progress)
     expect(hana.get_by_test_id("host-players")).to_be_visible()
@@ -198,9 +204,9 @@ def screenshots_of_the_host(live: LiveServer, hana: Page, table: TableRunner) ->
     hana.set_viewport_size({"width": 1280, "height": 800})
 
 
-def reload_keeps_the_seat(live: LiveServer, bob: Page, table: TableRunner, me: int) -> None:
+def reload_keeps_the_seat(live: LiveServer, bob: Page, table: TableCore, me: int) -> None:
     """Bob reloads mid-hand: the same seat, the same cards; and again in a new tab."""
-    played = live.call(lambda: table.finished_through)
+    played = live.call(lambda: table.stored_through)
     live.wait_until(lambda: table.table.hand_in_progress and table.table.hand_number > played)
     hand = live.call(lambda: table.table.hand_number)
     expect(bob.get_by_test_id(f"cards-{me}").locator(FACE_UP)).to_have_count(2)
@@ -213,4 +219,4 @@ def reload_keeps_the_seat(live: LiveServer, bob: Page, table: TableRunner, me: i
     expect(again.get_by_test_id(f"cards-{me}").locator(FACE_UP)).to_have_count(2)
     assert my_cards(again, me) == before
     assert live.call(lambda: table.table.hand_number) == hand
-    assert live.call(lambda: table.seats[me].player.name) == "bob"
+    assert live.call(lambda: table.seats.occupants[me].player.name) == "bob"

@@ -41,7 +41,7 @@ def table(tmp_path: Path) -> Iterator[LiveServer]:
     """Table "demo", 4 seats: three house bots of different styles, a few hands played."""
     settings = ServerSettings(house_think_seconds=0.02)
     with serve_in_thread(tmp_path / "settle.db", bots=BOTS, seats=4, settings=settings) as live:
-        live.wait_until(lambda: live.runner.table.hand_number > 5, timeout=30)
+        live.wait_until(lambda: live.runner.core.table.hand_number > 5, timeout=30)
         yield live
 
 

@@ -27,7 +27,7 @@ def table(tmp_path: Path) -> Iterator[LiveServer]:
     """Table "demo", 4 seats: three house bots of different styles playing at once."""
     settings = ServerSettings(house_think_seconds=0.05)
     with serve_in_thread(tmp_path / "stats.db", bots=STATIONS, seats=4, settings=settings) as live:
-        live.wait_until(lambda: live.runner.table.hand_number > 8, timeout=30)
+        live.wait_until(lambda: live.runner.core.table.hand_number > 8, timeout=30)
         yield live
 
 
@@ -177,7 +177,7 @@ def test_the_stats_panel_shows_tonight_and_all_time_at_this_table(
 
 def test_the_hud_shows_on_a_hovered_or_focused_name_plate(table: LiveServer, page: Page) -> None:
     replies = stats_replies(page)
-    first = table.call(lambda: table.runner.table.hand_number)
+    first = table.call(lambda: table.runner.core.table.hand_number)
     page.goto(f"{table.url}#/table/demo")
     page.get_by_test_id("name-1").hover()
     hud = page.get_by_test_id("hud")
@@ -200,7 +200,7 @@ def test_the_hud_shows_on_a_hovered_or_focused_name_plate(table: LiveServer, pag
     # Off the plate it goes; another plate in the same hand asks nothing more.
     page.mouse.move(5, 5)
     expect(hud).to_have_count(0)
-    hand = table.call(lambda: table.runner.table.hand_number)
+    hand = table.call(lambda: table.runner.core.table.hand_number)
     page.get_by_test_id("name-0").focus()  # by keyboard too: figures kept, shown at once
     expect(hud).to_have_attribute("data-player", "house-1")
     expect(hud.locator("[data-stat=hands]")).to_be_visible(timeout=500)
@@ -208,13 +208,13 @@ def test_the_hud_shows_on_a_hovered_or_focused_name_plate(table: LiveServer, pag
     page.keyboard.press("Escape")
     expect(hud).to_have_count(0)
     # A later hand asks again, once, for everyone.
-    table.wait_until(lambda: table.runner.table.hand_number > hand + 1, timeout=20)
+    table.wait_until(lambda: table.runner.core.table.hand_number > hand + 1, timeout=20)
     page.get_by_test_id("name-2").hover()
     expect(hud).to_have_attribute("data-player", "house-3")
     expect(hud.locator("[data-stat=hands]")).to_be_visible()  # the figures it has, at once
     wait_for_replies(page, replies, 2)  # and the new ones asked for (the worker may be busy)
     page.wait_for_timeout(1_000)
     # At most once a hand (these bots play a hand a second), for everyone at once.
-    last = table.call(lambda: table.runner.table.hand_number)
+    last = table.call(lambda: table.runner.core.table.hand_number)
     assert 2 <= len(replies) <= last - first + 1
     assert all(r["since"] is None and len(r["players"]) == 3 for r in replies)

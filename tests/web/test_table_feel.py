@@ -43,7 +43,7 @@ def empty(tmp_path: Path) -> Iterator[LiveServer]:
 
 def server_pot(live: LiveServer) -> int:
     """Every chip bet in the hand being played, as the engine counts it."""
-    return live.call(lambda: sum(s.hand_total for s in live.runner.table.view(None).seats))
+    return live.call(lambda: sum(s.hand_total for s in live.runner.core.table.view(None).seats))
 
 
 def watch_empty_table(page: Page, live: LiveServer) -> None:
@@ -170,7 +170,7 @@ def test_a_reload_keeps_the_blinds_the_log_the_last_result_and_the_time_left(
     seated(page, callers)
     play_hands(page, callers, 1, lambda: None)
     expect(page.get_by_test_id("your-turn")).to_be_visible(timeout=10_000)
-    hand = callers.call(lambda: callers.runner.table.hand_number)
+    hand = callers.call(lambda: callers.runner.core.table.hand_number)
     time.sleep(3.5)  # the decision's clock runs
     page.reload()
     expect(page.get_by_test_id("your-turn")).to_be_visible()
@@ -203,7 +203,7 @@ def test_the_creator_sits_at_their_table_and_an_empty_seat_seats_you(
     free.click()
     expect(bob.locator(".seat.mine[data-seat='5']")).to_be_visible()
     expect(bob.get_by_test_id("sit-5")).to_have_count(0)
-    assert live_server.call(lambda: live_server.runner.seats[5].player.name) == "bob"
+    assert live_server.call(lambda: live_server.runner.core.seats.occupants[5].player.name) == "bob"
 
     alice = new_page()
     sign_in(alice, live_server, "alice")
@@ -214,7 +214,9 @@ def test_the_creator_sits_at_their_table_and_an_empty_seat_seats_you(
     expect(alice.locator(".seat.mine")).to_be_visible()
     expect(alice.get_by_test_id("waiting-turn")).to_be_visible()
     host = live_server.call(lambda: live_server.server.hosting.tables["home-game"])
-    assert live_server.call(lambda: [s.player.name for s in host.seats.values()]) == ["alice"]
+    assert live_server.call(
+        lambda: [s.player.name for s in host.core.seats.occupants.values()]
+    ) == ["alice"]
     for page in (alice, bob):
         PageLog.of(page).assert_clean(live_server.url)
 

@@ -107,7 +107,7 @@ def test_the_host_form_offers_each_option_only_where_the_game_has_it(
     form.screenshot(path=SCREENSHOTS / "home-options.png", animations="disabled")
     form.get_by_test_id("host-create").click()
     expect(page.get_by_test_id("host-panel")).to_be_visible()
-    cfg = live.call(lambda: live.server.hosting.tables["friday"].table.config)
+    cfg = live.call(lambda: live.server.hosting.tables["friday"].core.table.config)
     assert (cfg.button_straddle, cfg.bomb_pot, cfg.bomb_pot_every, cfg.bomb_pot_boards) == (
         True,
         10,
@@ -129,7 +129,9 @@ def test_run_it_twice_draws_two_boards_each_with_its_half(
     live = twice
     live.call(
         lambda: setattr(
-            live.runner, "new_shuffle", lambda table, n: Shuffle(HandIdentity(table, n), SPLIT_SEED)
+            live.runner.core,
+            "new_shuffle",
+            lambda table, n: Shuffle(HandIdentity(table, n), SPLIT_SEED),
         )
     )
     page, watcher = new_page(), new_page()
@@ -280,7 +282,7 @@ def test_a_player_straddles_under_the_gun(
     expect(toggle).to_have_attribute("aria-pressed", "true")
     expect(watcher.get_by_test_id("straddle-3")).to_have_text("straddles")
     assert live.call(
-        lambda: next(s for s in live.runner.table.view(None).seats if s.seat == 3).straddle
+        lambda: next(s for s in live.runner.core.table.view(None).seats if s.seat == 3).straddle
     )
     # Play on until alice is under the gun: she posts the straddle, 200.
     posted = re.compile(r"alice posts a straddle of 200")
@@ -331,15 +333,15 @@ def test_a_bomb_pot_vote_and_the_hosts_double_board_bomb_pot(
     panel = hana.get_by_test_id("host-panel")
     panel.locator("li[data-player=bob]").get_by_test_id("host-mute").click()
     expect(bob.get_by_test_id("log")).to_contain_text("hana (host): bob is muted")
-    table = live.call(lambda: live.server.hosting.tables["friday"])
-    assert live.call(lambda: "bob" in table.muted)
+    table = live.call(lambda: live.server.hosting.tables["friday"].core)
+    assert live.call(lambda: "bob" in table.chat.muted)
     panel.locator("li[data-player=bob]").get_by_test_id("host-unmute").click()
     expect(bob.get_by_test_id("log")).to_contain_text("hana (host): bob may chat again")
-    assert live.call(lambda: "bob" not in table.muted)
+    assert live.call(lambda: "bob" not in table.chat.muted)
     panel.get_by_test_id("host-spectator-chat").click()
     expect(bob.get_by_test_id("log")).to_contain_text("hana (host): spectators may chat")
     expect(panel.get_by_test_id("host-spectator-chat")).to_have_text("Spectators may chat: yes")
-    assert live.call(lambda: table.spectator_chat)
+    assert live.call(lambda: table.chat.spectators_may_chat)
     panel.get_by_test_id("host-bomb-boards").check()
     panel.get_by_test_id("host-bomb-pot").click()
     expect(bob.get_by_test_id("log")).to_contain_text("hana (host): bomb pot next hand, two boards")
@@ -447,7 +449,7 @@ def test_the_lobbys_create_form_offers_the_same_options(empty: LiveServer, page:
     form.get_by_role("button", name="Create").click()
     expect(page).to_have_url(re.compile(r"#/table/options$"))
     runner = live.call(lambda: live.server.hosting.tables["options"])
-    cfg = runner.table.config
+    cfg = runner.core.table.config
     assert (cfg.run_it_twice, cfg.seven_deuce, cfg.bomb_pot, runner.settings.show_seconds) == (
         True,
         50,
