@@ -128,6 +128,13 @@ async def _table(app: PokerServer, session: Session, m: Any) -> Reply:
     return await app.hosting.runner(m.table).submit(m, _caller(session))
 
 
+async def _said_hello(app: PokerServer, session: Session, m: Any) -> Reply:
+    """A table's message from a player who must have said hello (chat, a vote): refused
+    ``hello_first`` before the table is looked for."""
+    Players.of(session)
+    return await _table(app, session, m)
+
+
 async def _sit(app: PokerServer, session: Session, m: protocol.Sit) -> Reply:
     Players.of(session)
     runner = app.hosting.runner(m.table)
@@ -194,9 +201,9 @@ async def _leave(app: PokerServer, session: Session, m: protocol.Leave) -> Reply
         session.stop_delay(m.table)
         session.tables.discard(m.table)
         return {"type": "left", "table": m.table}
-    reply = await _table(app, session, m)
+    reply = await app.hosting.runner(m.table).submit(m, _caller(session))
     session.stop_delay(m.table)
-    if reply is not None and reply["type"] == "left":
+    if reply["type"] == "left":
         session.tables.discard(m.table)
     return reply
 
@@ -210,9 +217,9 @@ async def _act(app: PokerServer, session: Session, m: protocol.Act) -> Reply:
 
 
 async def _resume(app: PokerServer, session: Session, m: protocol.Resume) -> Reply:
+    session.tables.add(m.table)
     runner = app.hosting.runner(m.table)
     Players.of(session)
-    session.tables.add(m.table)
     return await runner.submit(m, _caller(session))
 
 
@@ -310,11 +317,11 @@ ROUTES: dict[type[protocol.ClientMessageBase], Handler] = {
     protocol.RequestSeat: _request_seat,
     protocol.Host: _host,
     protocol.Straddle: _table,
-    protocol.BombPot: _table,
+    protocol.BombPot: _said_hello,
     protocol.Show: _table,
     protocol.Rabbit: _table,
-    protocol.Chat: _table,
-    protocol.React: _table,
+    protocol.Chat: _said_hello,
+    protocol.React: _said_hello,
     protocol.Ledger: _ledger,
     protocol.Export: _export,
     protocol.Leave: _leave,

@@ -56,6 +56,14 @@ from server.tables.views import Fanout, Views
 log = logging.getLogger("pokerroom")
 
 
+_BY_PLAYER = (
+    protocol.Sit, protocol.RequestSeat, protocol.Host, AddHouseBot, protocol.BombPot,
+    protocol.Chat, protocol.React, protocol.Act, protocol.Resume,
+)  # fmt: skip
+"""The messages a table finds the player of (not only the connection): a busted
+player's wait until their seat is freed (:meth:`TableCore.waits_for_settling`)."""
+
+
 def _now_utc() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
@@ -176,11 +184,11 @@ class TableCore:
             if self.options.pause_over():
                 self._hand_over()
             return False
-        if self.closing:  # a hand being played is void (the runner cashes out)
-            return False
         if hand is not None and hand.is_over and table.hand_number > self.finished:
-            self._hand_ended()
+            self._hand_ended()  # stored, even when the table is closing: it was played
             return True
+        if self.closing:  # a hand still being played is void (the runner cashes out)
+            return False
         if not table.hand_in_progress:
             return self._between_hands()
         seat = table.to_act
@@ -200,8 +208,9 @@ class TableCore:
         return False
 
     def _between_hands(self) -> bool:
-        """No hand is being played: the host's changes, then deal if the table can (True:
-        dealt); else stand up whoever is gone for good, and time out a pick not made."""
+        """No hand is being played: the host's changes, then deal if the table can; else
+        stand up whoever is gone for good, and time out a pick not made. True when the
+        table moved on (a hand dealt, a pick timed out)."""
         if self.ledger_unrecorded:  # buy-ins are on record before the hand they play
             return False
         self.host.between_hands()
@@ -222,7 +231,7 @@ class TableCore:
     def _start_hand(self) -> bool:
         """Seat who is waiting, and deal a hand if enough players can play."""
         self.seats.seat_waiting_players()
-        if self.host.paused:
+        if self.host.paused or self.ledger_unrecorded:  # their buy-ins on record first
             return False
         table = self.table
         ready = [s for s in table.occupied() if table.stack(s) > 0 and not table.is_sitting_out(s)]
@@ -290,6 +299,10 @@ class TableCore:
         """Whether ``message`` waits until the hand is stored and the seats settled: it is
         a busted player's (the engine stood them up and ``player_stood`` went out, but
         their seat is freed once the hand is stored), who would be found seated now."""
+        if not isinstance(message, _BY_PLAYER) and not (
+            isinstance(message, protocol.Spectate) and self.host.private
+        ):
+            return False  # a leave, a disconnect...: carried out at once, by connection
         player = caller.player_or_none
         seat = None if player is None else self.seats.of_player(player)
         return seat is not None and seat not in self.table.occupied()

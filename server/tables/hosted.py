@@ -5,7 +5,7 @@ hands, sitting a player out or standing them up, passing the host role on, house
 and closing the table.
 
 Each control is the host's alone (anyone else: ``not_host``), is recorded with who did it
-and when (:attr:`record_host`, the store's ``host_actions``), and is told to everyone at
+and when (the runner's ``record_host``, the store's ``host_actions``), and is told to everyone at
 the table as a ``host_action`` message."""
 
 from __future__ import annotations

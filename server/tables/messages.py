@@ -104,7 +104,7 @@ TableMessage = (
 
 @dataclass(frozen=True)
 class Send:
-    """A message for one session, sent now: ``urgent`` marks an action request."""
+    """A message for one session alone: ``urgent`` marks an action request."""
 
     to: Subscriber
     text: str
@@ -145,8 +145,9 @@ class HandOver:
 
 @dataclass
 class Outbox:
-    """What one call of the core leaves the runner to do, in this order: deliver,
-    publish, record the host's controls, answer, record the ledger, store the hand."""
+    """What one call of the core leaves the runner to do: deliver (in order) and
+    publish at once; record the host's controls, then answer; store the hand handed over;
+    record the ledger entries once no hand is being played or waits to be stored."""
 
     deliveries: list[Delivery] = field(default_factory=list)
     publish: list[tuple[str, bytes, bool]] = field(default_factory=list)
@@ -158,13 +159,3 @@ class Outbox:
     reply: dict[str, Any] | None = None
     refusal: Refusal | None = None
     hand_over: HandOver | None = None
-
-    def sent_to(self, session: Subscriber) -> list[str]:
-        """Every text for ``session`` in this outbox, in order (for tests and logs)."""
-        texts: list[str] = []
-        for d in self.deliveries:
-            if d.to is session and isinstance(d, Send):
-                texts.append(d.text)
-            elif d.to is session and isinstance(d, SendTable):
-                texts.extend(d.texts)
-        return texts

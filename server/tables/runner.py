@@ -195,7 +195,7 @@ class TableRunner:
         except TimeoutError:
             return None
 
-    async def _carry_out(self, request: _Request, *, then_advance: bool = False) -> None:
+    async def _carry_out(self, request: _Request) -> None:
         """Carry out one message and answer it."""
         if request.message is None:
             return
@@ -219,20 +219,18 @@ class TableRunner:
             or to_act == self.core.seats.of(request.caller.session)
         ):
             await asyncio.sleep(0)
-        if then_advance:
-            await self._advance()
 
     async def _advance(self) -> None:
         """Let the core move the table on; store what hand it hands over, and record the
         ledger between hands (buy-ins before the hand they play)."""
         while True:
-            if self._ledger and not self.core.table.hand_in_progress:
+            if self._ledger and not self.core.unsettled:  # the hand before is stored
                 await self._serve_until(self._flush_ledger())
             out = self.core.advance(self.clock())
             self._take(out)
             if out.hand_over is not None:
                 await self._store(out.hand_over)
-            elif not self._ledger or self.core.table.hand_in_progress or self.core.closing:
+            elif not self._ledger or self.core.unsettled or self.core.closing:
                 return
 
     async def _store(self, over: HandOver) -> None:

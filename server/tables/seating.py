@@ -202,7 +202,7 @@ class Seats:
         """Disconnected for the grace period: the seat goes to someone else."""
         away = self.occupants[seat].disconnected_at
         grace = self.core.settings.reconnect_grace_seconds
-        return away is not None and self.core.now - away >= grace
+        return away is not None and away + grace <= self.core.now  # as gone_at() says
 
     def gone_at(self) -> float | None:
         """When the first disconnected player's grace period runs out (None when nobody

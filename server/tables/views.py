@@ -78,7 +78,7 @@ class Fanout:
         return text
 
     def send(self, session: Subscriber, message: dict[str, Any], *, urgent: bool = False) -> None:
-        """A message for one session alone (a reply, a request), sent now."""
+        """A message for one session alone (a reply, a request), in the outbox."""
         self.core.out.deliveries.append(Send(session, protocol.dumps(message), urgent))
 
     def send_table(

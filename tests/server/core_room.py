@@ -24,6 +24,7 @@ from server.tables.messages import Send, SendTable, TableMessage
 from tests.server.clients import Inbox
 
 TABLE = "t"
+STEPS = 10_000  # the most a wait may take: a table of house bots with no think time plays on
 
 
 def fixed_shuffle(table_id: str, number: int) -> Shuffle:
@@ -93,12 +94,14 @@ class Room:
     def wait(self, seconds: float) -> None:
         """The clock moves on; the table does what came due meanwhile, in order."""
         end = self.now + seconds
-        while True:
+        for _ in range(STEPS):
             due = self.core.deadline()
             if due is None or due > end:
                 break
             self.now = max(self.now, due)
             self.advance()
+        else:  # house bots that never think keep a table of bots busy for ever
+            raise AssertionError(f"the table never waited in {STEPS} steps")
         self.now = end
         self.advance()
 

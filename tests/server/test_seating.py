@@ -23,7 +23,8 @@ from server import protocol
 from server.store import HandRows, HandWriter, Store, StoreError
 from server.store.models import LedgerEntry
 from server.store.models import Player as PlayerRecord
-from tests.server.clients import connect, seated, send, until
+from server.tables import Caller, Player, TableRunner, TableSettings
+from tests.server.clients import Inbox, connect, running, seated, send, sit, until
 from tests.server.conftest import demo_server
 from tests.server.core_room import Room
 
@@ -161,6 +162,8 @@ def test_a_busted_players_seat_is_freed_once_the_hand_is_stored() -> None:
     assert 2 not in room.core.table.occupied()
     assert room.core.seats.of_player(room.player("gambler")) == 2  # hers until stored
     assert room.core.waits_for_settling(sit, room.caller("gambler"))
+    leave = protocol.Leave(type="leave", table="t")  # by connection: carried out at once
+    assert not room.core.waits_for_settling(leave, room.caller("gambler"))
     assert [p["name"] for p in room.core.views.summary()["players"]] == ["caller"]
     room.store()
     room.advance()
@@ -317,3 +320,54 @@ async def test_a_busted_player_sitting_again_while_the_database_is_away_is_seate
         finally:
             holder.close()
             await ws.close()
+
+
+def test_a_hand_ended_as_the_table_closes_is_stored_not_voided() -> None:
+    """An action that ends the hand, carried out after the table was told to close (a
+    server shutting down): the hand was played, so it is stored, and the cash-outs are
+    the stacks after it."""
+    room = Room(TableConfig(small_blind=1, big_blind=2, seats=2))
+    room.sit("ann", 0)
+    room.sit("bob", 1)
+    folder = room.to_act()
+    assert folder is not None and room.core.table.hand_in_progress
+    room.core.close()
+    room.act(folder, "fold")
+    assert room.stored == [1]
+    after = {o.player.id: room.core.table.stack(s) for s, o in room.core.seats.occupants.items()}
+    assert sorted(after.values()) == [99, 101]
+    cash_outs = {player: -amount for player, amount, _ in room.core.cash_out_everyone()}
+    assert cash_outs == after
+
+
+async def test_the_runner_records_a_buy_in_made_mid_hand_after_the_hand_is_stored() -> None:
+    """The order of what a table writes: a hand is stored before the ledger entries made
+    while it was played (someone sitting down meanwhile), and the next hand is dealt once
+    those are on record."""
+    written: list[str] = []
+
+    async def store_hand(*args: Any) -> None:
+        written.append("hand")
+
+    async def record_ledger(player_id: int, amount: int, reason: str) -> None:
+        written.append(f"{reason} {player_id}")
+
+    config = TableConfig(small_blind=1, big_blind=2, seats=3)
+    settings = TableSettings("t", "T", config)
+    runner = TableRunner(settings, store_hand=store_hand, record_ledger=record_ledger)
+    inboxes = {n: Inbox() for n in (1, 2, 3)}
+    async with running(runner), asyncio.timeout(10):
+        for n in (1, 2):
+            await sit(runner, inboxes[n], Player(n, f"p{n}"), n - 1)
+        while runner.core.table.to_act is None:
+            await asyncio.sleep(0.01)
+        assert written == ["buy_in 1", "buy_in 2"]  # on record before the first hand
+        await sit(runner, inboxes[3], Player(3, "p3"), 2)  # in the next hand
+        seat = runner.core.table.to_act
+        request = await inboxes[seat + 1].until("action_request")
+        fold = protocol.Act(type="act", table="t", action_id="f", action="fold",
+                            seq=request["seq"])  # fmt: skip
+        await runner.submit(fold, Caller(inboxes[seat + 1], Player(seat + 1, f"p{seat}")))
+        while runner.core.table.hand_number < 2:
+            await asyncio.sleep(0.01)
+        assert written == ["buy_in 1", "buy_in 2", "hand", "buy_in 3"]
