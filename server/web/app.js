@@ -32,6 +32,7 @@ class App {
     this.chimes = chimes; // how many your-turn sounds played (muted ones are not)
     window.addEventListener("hashchange", () => this.route());
     window.addEventListener("resize", () => this.draw()); // the seats are placed by measure
+    holdDrawsWhilePressed(this);
     listenForKeys();
     listenForHud(this); // a name plate hovered or focused: four figures (stats.js)
     keepSeatTokens(this); // home games: a seat's token, for coming back to it
@@ -193,6 +194,10 @@ class App {
     this.drawQueued = true;
     requestAnimationFrame(() => {
       this.drawQueued = false;
+      if (this.pressed && performance.now() - this.pressed < HOLD_MS) {
+        this.drawHeld = true; // drawn once the button is let go: see holdDrawsWhilePressed
+        return;
+      }
       if (!this.table || !location.hash.startsWith("#/table/")) return;
       // The chat's box and the Settle up button are kept across redraws (as the name
       // plates are): what had the keyboard's focus gets it back, the caret where it was.
@@ -207,6 +212,28 @@ class App {
       if (focused && focused.el === this.settleButton && document.activeElement !== focused.el) focused.el.focus();
     });
   }
+}
+
+/** The longest a press holds the table's drawing back. */
+const HOLD_MS = 1000;
+
+/** A redraw moves or replaces the buttons under the pointer; one between a press and its
+ * release loses the click (Chromium sends none to a node taken out and put back). While
+ * a mouse button or a finger is down the table is not redrawn (for up to HOLD_MS), and
+ * it is drawn once the click has gone through. */
+function holdDrawsWhilePressed(app) {
+  app.pressed = 0; // when the press began (0: nothing is pressed)
+  app.drawHeld = false;
+  const release = () => {
+    app.pressed = 0;
+    if (app.drawHeld) {
+      app.drawHeld = false;
+      setTimeout(() => app.draw()); // after the click this release makes
+    }
+  };
+  document.addEventListener("pointerdown", () => { app.pressed = performance.now(); }, true);
+  document.addEventListener("pointerup", release, true);
+  document.addEventListener("pointercancel", release, true);
 }
 
 window.pokerroom = new App();

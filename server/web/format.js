@@ -73,6 +73,9 @@ export const catalogue = { games: [], mixes: [], table_options: {}, export_forma
 
 /** Which stakes a game takes: "blinds", or an ante and bets with stud's bring-in
  * ("stud"), or an ante and bets ("ante"). */
+/** The buy-in offered a table's newcomer: 100 big blinds (units), within its limits. */
+export const buyIn = (t) => Math.min(t.max_buy_in, Math.max(t.min_buy_in, 100 * (t.unit || t.big_blind || 1)));
+
 export const stakesKind = (g) => (g.blinds ? "blinds" : g.bring_in ? "stud" : "ante");
 
 /** A game's name from its key ("razz" -> "Razz"); ``short``: the lobby's short one. */

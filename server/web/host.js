@@ -8,7 +8,7 @@
 
 import { KEYS } from "./connection.js";
 import { h } from "./dom.js";
-import { catalogue, lobbyGame, stakes, stakesKind } from "./format.js";
+import { buyIn as defaultBuyIn, catalogue, lobbyGame, stakes, stakesKind } from "./format.js";
 
 const SEAT = (table) => `pokerroom.seat.${table}`;
 const INVITE = (table) => `pokerroom.invite.${table}`;
@@ -229,7 +229,8 @@ export function showJoin(app) {
       await app.connected(); // says hello, then shows this page again
     } }, h("label", {}, "Your name ", name), h("button", { type: "submit", "data-testid": "join-name" }, "Continue"), note);
   } else {
-    const buyIn = h("input", { type: "number", name: "buy_in", value: 200, min: 1, "aria-label": "buy-in", "data-testid": "join-buy-in" });
+    // Filled in, and the form let go, once the table's limits are known (below).
+    const buyIn = h("input", { type: "number", name: "buy_in", min: 1, "aria-label": "buy-in", "data-testid": "join-buy-in" });
     // The free seats, once the table is known: the one farthest from anyone seated first.
     const seat = h("select", { name: "seat", "aria-label": "seat", "data-testid": "join-seat" }, h("option", { value: "" }, "any free seat"));
     body = h("form", { onsubmit: async (e) => {
@@ -242,7 +243,7 @@ export function showJoin(app) {
         location.hash = `#/table/${encodeURIComponent(id)}`;
       } catch (err) { note.textContent = err.message; }
     } }, h("p", {}, `Playing as ${app.conn.player.name}.`), h("label", {}, "Buy-in ", buyIn), h("label", {}, "Seat ", seat),
-    h("button", { type: "submit", "data-testid": "ask-seat" }, "Ask for a seat"), note);
+    h("button", { type: "submit", "data-testid": "ask-seat", disabled: true }, "Ask for a seat"), note);
   }
   const about = h("p", { class: "muted", "data-testid": "join-table" }, `Table ${id}: the host lets you in.`);
   app.main.replaceChildren(h("section", { class: "join" }, h("h2", {}, "You are invited to a private game"), about, body));
@@ -253,7 +254,11 @@ export function showJoin(app) {
     // say) the sentence around it reads in order.
     about.replaceChildren(h("bdi", {}, t.name), `: ${lobbyGame(t)}, ${stakes(t)}, buy-in ${t.min_buy_in} to ${t.max_buy_in}. The host lets you in.`);
     const box = body.querySelector("input[name=buy_in]");
-    if (box) Object.assign(box, { min: t.min_buy_in, max: t.max_buy_in });
+    if (box) {
+      Object.assign(box, { min: t.min_buy_in, max: t.max_buy_in });
+      if (!box.value) box.value = String(defaultBuyIn(t)); // what they typed meanwhile stays
+      body.querySelector("[data-testid=ask-seat]").disabled = false;
+    }
     const select = body.querySelector("select[name=seat]");
     if (select) {
       const free = freeSeats(t.seats, (r.view && r.view.seats) || []);

@@ -5,7 +5,7 @@
 import { KEYS } from "./connection.js";
 import { h } from "./dom.js";
 import { chosenOptions, hostForm, optionFields, showOptions } from "./host.js";
-import { catalogue, chips, lobbyGame, stakes, stakesKind } from "./format.js";
+import { buyIn, catalogue, chips, lobbyGame, stakes, stakesKind } from "./format.js";
 
 
 export async function showLobby(app) {
@@ -79,9 +79,6 @@ function tableList(app, tables) {
       h("td", { class: "actions" }, sitForm(app, t), h("button", { type: "button", "data-testid": "watch",
         onclick: () => { location.hash = `#/table/${encodeURIComponent(t.id)}`; } }, "Watch"))))));
 }
-
-/** The buy-in offered: 100 big blinds (units), within the table's limits. */
-export const buyIn = (t) => Math.min(t.max_buy_in, Math.max(t.min_buy_in, 100 * (t.unit || t.big_blind)));
 
 function sitForm(app, t) {
   const full = t.players.length >= t.seats;

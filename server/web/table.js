@@ -6,7 +6,7 @@
 
 import { muteButton, showTurn } from "./alert.js";
 import { card, h } from "./dom.js";
-import { POT_NAME, chips, gameName, halfName, nameOf, stakes } from "./format.js";
+import { POT_NAME, buyIn, chips, gameName, halfName, nameOf, stakes } from "./format.js";
 import { KEY_HINTS } from "./keys.js";
 import { placeSeats } from "./layout.js";
 import { Motion } from "./motion.js";
@@ -59,9 +59,7 @@ async function sitAt(app, t, seat) {
   const s = t.summary;
   try {
     if (!app.conn.player) throw new Error("say who you are in the lobby first");
-    const unit = s.unit || s.big_blind || 100;
-    const buyIn = Math.min(s.max_buy_in, Math.max(s.min_buy_in, 100 * unit));
-    const r = await app.conn.request({ type: "sit", table: t.id, seat, buy_in: buyIn, wait_for_big_blind: false });
+    const r = await app.conn.request({ type: "sit", table: t.id, seat, buy_in: buyIn(s), wait_for_big_blind: false });
     t.error = r.type === "waiting" ? `the table is full: you are number ${r.position} on its waiting list` : null;
   } catch (err) {
     t.error = err.message;
@@ -207,7 +205,8 @@ function seats(t, me, names) {
       drew,
       h("div", { class: "who" }, badges, namePlate(s, names)),
       h("div", { class: "stack", "data-testid": `stack-${n}` }, chips(s.stack), s.all_in && v.hand_in_progress ? " all in" : ""),
-      lastAction ? h("div", { class: `last-action ${lastAction.split(" ")[0].toLowerCase()}`, "data-testid": `action-${n}` }, lastAction) : null,
+      // Its kind is act-bet, act-fold...: a plain "bet" is the chips' class (layout.js places those).
+      lastAction ? h("div", { class: `last-action act-${lastAction.split(" ")[0].toLowerCase()}`, "data-testid": `action-${n}` }, lastAction) : null,
       s.sitting_out ? h("div", { class: "muted" }, "sitting out") : null,
       s.straddle && t.options.straddle ? h("div", { class: "seat-tag", "data-testid": `straddle-${n}`, title: "straddles when under the gun" }, "straddles") : null,
       turn ? h("div", { class: "clock", "data-testid": "clock" }, h("i"), h("span")) : null,

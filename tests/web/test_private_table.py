@@ -220,3 +220,34 @@ def reload_keeps_the_seat(live: LiveServer, bob: Page, table: TableCore, me: int
     assert my_cards(again, me) == before
     assert live.call(lambda: table.table.hand_number) == hand
     assert live.call(lambda: table.seats.occupants[me].player.name) == "bob"
+
+
+def test_the_invite_offers_a_buy_in_its_table_takes(
+    live_server: LiveServer, new_page: Callable[[], Page]
+) -> None:
+    """A 5/10 game with buy-ins of 500 to 2,000: the invite page fills in 100 big blinds
+    (1,000), not a number of its own that the table would refuse, and asking for a seat
+    with it goes through to the host."""
+    live = live_server
+    hana, bob = new_page(), new_page()
+    sign_in(hana, live, "hana")
+    hana.get_by_text("Host a private game").click()
+    form = hana.get_by_test_id("host-form")
+    form.locator("input[name=name]").fill("Stakes")
+    for field, value in (("small_blind", 5), ("big_blind", 10), ("min_buy_in", 500),
+                         ("max_buy_in", 2000)):  # fmt: skip
+        form.locator(f"input[name={field}]").fill(str(value))
+    form.get_by_test_id("host-create").click()
+    link = hana.get_by_test_id("invite-link").input_value()
+    bob.goto(link)
+    bob.fill("input[name=name]", "bob")
+    bob.get_by_test_id("join-name").click()
+    expect(bob.get_by_test_id("join-table")).to_contain_text("buy-in 500 to 2000")
+    expect(bob.get_by_test_id("join-buy-in")).to_have_value("1000")
+    bob.get_by_test_id("ask-seat").click()
+    expect(bob.get_by_test_id("table-error")).to_contain_text("Waiting for the host")
+    expect(hana.get_by_test_id("host-requests").locator("li[data-player=bob]")).to_contain_text(
+        "1000"
+    )
+    for page in (hana, bob):
+        PageLog.of(page).assert_clean(live.url)

@@ -144,3 +144,27 @@ def test_the_settle_up_dialog_at_a_desktops_and_a_phones_width(
     net = dialog.locator("tbody tr").first.locator("[data-stat=net]").bounding_box()
     assert net is not None and net["x"] + net["width"] <= box["x"] + box["width"]  # no scrolling
     page.screenshot(path=SCREENSHOTS / "home-settle-390.png", animations="disabled")
+
+
+FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def test_a_press_holds_the_tables_redraws_until_its_click(table: LiveServer, page: Page) -> None:
+    """The bots act every 20 ms, and each event redraws the table: a redraw between a
+    button's press and its release would lose the click. While pressed, the panel stays
+    the one pressed in; let go, the table is drawn again."""
+    sign_in(page, table, "ann")
+    page.goto(f"{table.url}#/table/demo")
+    button = page.get_by_test_id("settle-up")
+    expect(button).to_be_visible()
+    page.evaluate("() => { window.pressedIn = document.querySelector('.table-screen .panel'); }")
+    page.wait_for_function("() => !window.pressedIn.isConnected", timeout=5000)  # it redraws
+    button.dispatch_event("pointerdown")
+    page.evaluate(FRAMES)  # a draw begun before the press is done
+    page.evaluate("() => { window.pressedIn = document.querySelector('.table-screen .panel'); }")
+    page.wait_for_timeout(400)  # twenty bot actions and more
+    assert page.evaluate("() => window.pressedIn.isConnected")
+    button.dispatch_event("pointerup")
+    page.wait_for_function("() => !window.pressedIn.isConnected", timeout=5000)
+    button.click()
+    expect(page.get_by_test_id("settle-dialog")).to_be_visible()

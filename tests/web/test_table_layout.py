@@ -45,7 +45,7 @@ MEASURE = """() => {
   for (const seat of felt.querySelectorAll(".seat")) {
     const owner = `seat ${seat.dataset.seat}`;
     items.push(box(seat, owner, "plate"));
-    for (const el of seat.querySelectorAll(".badge, .last-action, .bet, .seat-tag")) {
+    for (const el of seat.querySelectorAll(".badge, .last-action, .bet, .seat-tag, .who .name")) {
       items.push(box(el, owner, el.className));
     }
   }
@@ -88,7 +88,9 @@ def draw(page: Page, n: int, filled: list[int], mine: int | None, twice: bool = 
     view = seat_view(n, filled, mine, twice)
     badges = ["SB", "BB", "STR"]
     blinds = {str(k): b for k, b in zip(filled[1:], badges, strict=False)}
-    actions = {str(k): "Raise to 4,000" for k in filled}
+    # Every kind of last action, each a class of its own (a bet is not the chips' .bet).
+    kinds = ["Raise to 4,000", "Bet 400", "Call 40", "Check", "All in 4,000", "Complete to 40"]
+    actions = {str(k): kinds[i % len(kinds)] for i, k in enumerate(filled)}
     page.evaluate(DRAW, [{"seats": n}, view, blinds, actions])
     expect(page.locator(".room .seat")).to_have_count(n)
 
@@ -109,7 +111,10 @@ def overlaps(page: Page) -> list[str]:
     for n, a in enumerate(items):
         for b in items[n + 1 :]:
             if a["owner"] == b["owner"]:
-                continue
+                # One's own last action never covers one's name.
+                pair = {a["what"].split()[0], b["what"].split()[0]}
+                if pair != {"last-action", "name"}:
+                    continue
             x = min(a["right"], b["right"]) - max(a["left"], b["left"])
             y = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
             if x > slack and y > slack:
