@@ -554,7 +554,11 @@ async def test_requests_past_the_rate_wait_their_turn_then_are_refused_with_retr
         served = [g for g in got if g[1] == 400]  # answered: no token given
         refused = [g for g in got if g[1] == 429]
         assert len(served) in (4, 5) and len(refused) == 8 - len(served), got
-        assert all(t < 0.3 for t, *_ in served[:2]) and all(t > 0.9 for t, *_ in refused)
+        # Measured from the first answer, not the start: a busy machine is slow to answer
+        # any, but the bucket's spacing (half a second a request) shows all the same.
+        first = served[0][0]
+        assert served[1][0] - first < 0.2 and served[2][0] - first > 0.35, got  # 2 at once
+        assert all(t - first > 0.8 for t, *_ in refused), got  # after the second waited
         _, _, retry, answer = refused[0]
         assert retry is not None and int(retry) >= 1
         assert answer["error_msg"].startswith(
