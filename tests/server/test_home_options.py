@@ -16,10 +16,9 @@ import contextlib
 import csv
 import datetime as dt
 import io
-import itertools
 import json
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -35,8 +34,9 @@ from server.cli.common import UsageError
 from server.export.phh import SEED_FIELD
 from server.tables import Caller, Player
 from server.tables.messages import AddHouseBot, Disconnect
-from tests.server.clients import Inbox, connect
+from tests.server.clients import Inbox
 from tests.server.core_room import TABLE, Room
+from tests.server.test_private_tables import Client, client
 
 Message = dict[str, Any]
 INVITE = "x" * 24
@@ -346,70 +346,6 @@ def test_bots_are_marked_as_bots_for_everyone() -> None:
 
 
 FAST = {"show_seconds": PAUSE}
-TIMEOUT = 30.0  # a reply may wait for the records worker to start, on a busy machine
-
-
-class Client:
-    """A websocket client that reads everything into :attr:`messages` and, when
-    :attr:`auto` is set, checks or calls every action request."""
-
-    def __init__(self, ws: Any) -> None:
-        self.ws, self.table, self.auto = ws, "", False
-        self.messages: list[Message] = []
-        self.ids = itertools.count()
-        self.task = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        with contextlib.suppress(Exception):
-            async for raw in self.ws:
-                message = json.loads(raw)
-                self.messages.append(message)
-                if self.auto and message["type"] == "action_request":
-                    await self.act(message, "check" if message["menu"]["can_check"] else "call")
-
-    async def autoplay(self) -> None:
-        """From now on check or call every request (the last one already here too)."""
-        self.auto = True
-        requests = [m for m in self.messages if m["type"] == "action_request"]
-        if requests:  # answered already, or stale: the server says so, and nothing happens
-            last = requests[-1]
-            await self.act(last, "check" if last["menu"]["can_check"] else "call")
-
-    async def act(self, request: Message, action: str) -> None:
-        await self.ws.send(json.dumps(
-            {"type": "act", "table": request["table"], "action": action,
-             "action_id": f"a{request['seq']}-{request['hand_number']}", "seq": request["seq"]}
-        ))  # fmt: skip
-
-    async def ask(self, **message: Any) -> Message:
-        """Send ``message`` and return its reply (an error too)."""
-        ident = f"q{next(self.ids)}"
-        await self.ws.send(json.dumps({**message, "id": ident}))
-        return await self.wait(lambda m: m.get("re") == ident)
-
-    async def host(self, action: str, **fields: Any) -> Message:
-        return await self.ask(type="host", table=self.table, action=action, **fields)
-
-    async def wait(self, test: Callable[[Message], bool], start: int = 0) -> Message:
-        async with asyncio.timeout(TIMEOUT):
-            while True:
-                found = next((m for m in self.messages[start:] if test(m)), None)
-                if found is not None:
-                    return found
-                await asyncio.sleep(0.01)
-
-
-@contextlib.asynccontextmanager
-async def client(address: str, name: str | None = None, **hello: Any) -> AsyncIterator[Client]:
-    async with connect(f"ws://{address}/ws") as ws:
-        c = Client(ws)
-        if name is not None or hello:
-            welcome = await c.ask(type="hello", **({"name": name} if name else {}), **hello)
-            assert welcome["type"] == "welcome", welcome
-        try:
-            yield c
-        finally:
-            c.task.cancel()
 
 
 async def open_table(host: Client, **options: Any) -> tuple[str, str]:
